@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Net.Zmq's one entry point.
+#   ./build.sh          set up (libzmq, restore), build Release, run the demo
+#   ./build.sh test     set up, build, run the whole test suite
+set -euo pipefail
+cd "$(dirname "$0")"
+
+command="${1:-demo}"
+configuration=Release
+
+log() { printf '==> %s\n' "$*"; }
+
+have_libzmq() {
+    ldconfig -p 2>/dev/null | grep -q 'libzmq\.so\.5' || [ -e /usr/lib/x86_64-linux-gnu/libzmq.so.5 ] || [ -e /usr/lib/aarch64-linux-gnu/libzmq.so.5 ]
+}
+
+install_libzmq() {
+    if have_libzmq; then
+        return
+    fi
+    log "libzmq.so.5 not found: installing Debian's libzmq5"
+    local sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || { echo "libzmq5 is missing and this user cannot install it (no root, no sudo)" >&2; exit 1; }
+        sudo="sudo"
+    fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libzmq5 >/dev/null
+    have_libzmq || { echo "libzmq5 was installed but libzmq.so.5 is still not found" >&2; exit 1; }
+}
+
+setup() {
+    install_libzmq
+    export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+    log "restoring and building ($configuration)"
+    dotnet build Net.Zmq.slnx -c "$configuration" -nologo -v quiet
+}
+
+run_tests() {
+    local output
+    output=$(mktemp)
+    set +e
+    dotnet test Net.Zmq.slnx -c "$configuration" --no-build -nologo 2>&1 | tee "$output"
+    local status=${PIPESTATUS[0]}
+    set -e
+    # One plain closing line that any reader of the log understands.
+    local summary
+    summary=$(grep -E 'Failed: +[0-9]+, Passed: +[0-9]+' "$output" | tail -n 1 || true)
+    rm -f "$output"
+    if [ -n "$summary" ]; then
+        local failed passed skipped
+        failed=$(sed -E 's/.*Failed: +([0-9]+).*/\1/' <<<"$summary")
+        passed=$(sed -E 's/.*Passed: +([0-9]+).*/\1/' <<<"$summary")
+        skipped=$(sed -E 's/.*Skipped: +([0-9]+).*/\1/' <<<"$summary")
+        echo "tests: $passed passed, $failed failed, $skipped skipped"
+    fi
+    return "$status"
+}
+
+case "$command" in
+    demo)
+        setup
+        log "running the demo"
+        dotnet run --project samples/Net.Zmq.Demo -c "$configuration" --no-build
+        ;;
+    test)
+        setup
+        log "running the tests"
+        run_tests
+        ;;
+    -h|--help|help)
+        sed -n '2,4p' "$0"
+        ;;
+    *)
+        echo "unknown command '$command'" >&2
+        sed -n '2,4p' "$0" >&2
+        exit 2
+        ;;
+esac

@@ -1,0 +1,229 @@
+using Net.Zmq.Internal;
+using Net.Zmq.Interop;
+
+namespace Net.Zmq;
+
+/// <summary>
+/// A libzmq context (<c>zmq_ctx_new</c>): the container of sockets and I/O threads. Create one per process,
+/// share it between threads (it is thread-safe), and dispose it last.
+/// </summary>
+/// <remarks>
+/// <see cref="Dispose"/> never hangs on open sockets: it shuts the context down (blocking calls on its sockets
+/// throw <see cref="ContextTerminatedException"/>) and returns; libzmq's context is terminated once the last
+/// socket is closed. Sockets get a <see cref="DefaultLinger"/> of one second, so unsent messages delay that
+/// termination by at most one second instead of forever.
+/// </remarks>
+public sealed class Context : IDisposable
+{
+    private static readonly TimeSpan s_oneSecond = TimeSpan.FromSeconds(1);
+    private readonly ContextHandle _handle;
+    private int _defaultLingerMs = (int)s_oneSecond.TotalMilliseconds;
+
+    /// <summary>Creates a context with libzmq's defaults (one I/O thread, 1023 sockets).</summary>
+    /// <exception cref="DllNotFoundException">libzmq could not be found; the message says where Net.Zmq looked.</exception>
+    public Context()
+    {
+        NativeLibraryLoader.EnsureLoaded();
+        nint native = LibZmq.CtxNew();
+        if (native == 0)
+        {
+            ThrowHelper.ThrowZmq(LibZmq.Errno(), "Creating a context (zmq_ctx_new)");
+        }
+
+        _handle = new ContextHandle(native);
+    }
+
+    /// <summary>Creates a context with <paramref name="ioThreads"/> I/O threads and room for <paramref name="maxSockets"/> sockets.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">A value is negative, or <paramref name="maxSockets"/> is zero.</exception>
+    public Context(int ioThreads, int maxSockets = 1023)
+        : this()
+    {
+        try
+        {
+            ArgumentOutOfRangeException.ThrowIfNegative(ioThreads);
+            ArgumentOutOfRangeException.ThrowIfNegativeOrZero(maxSockets);
+            SetOption(ContextOption.IoThreads, ioThreads);
+            SetOption(ContextOption.MaxSockets, maxSockets);
+        }
+        catch
+        {
+            Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>The version of the loaded libzmq (major, minor, build = patch).</summary>
+    public static unsafe Version Version
+    {
+        get
+        {
+            NativeLibraryLoader.EnsureLoaded();
+            int major, minor, patch;
+            LibZmq.Version(&major, &minor, &patch);
+            return new Version(major, minor, patch);
+        }
+    }
+
+    /// <summary>
+    /// Whether the loaded libzmq supports <paramref name="capability"/>: "ipc", "pgm", "tipc", "norm", "curve",
+    /// "gssapi" or "draft" (<c>zmq_has</c>).
+    /// </summary>
+    public static unsafe bool Has(string capability)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(capability);
+        NativeLibraryLoader.EnsureLoaded();
+        using var text = new Utf8Z(capability);
+        fixed (byte* p = text.Bytes)
+        {
+            return LibZmq.Has(p) != 0;
+        }
+    }
+
+    /// <summary>
+    /// The <see cref="SocketOption.Linger"/> given to each socket this context creates: one second unless
+    /// changed. <see cref="Timeout.InfiniteTimeSpan"/> restores libzmq's own default (wait forever).
+    /// </summary>
+    public TimeSpan DefaultLinger
+    {
+        get => _defaultLingerMs < 0 ? Timeout.InfiniteTimeSpan : TimeSpan.FromMilliseconds(_defaultLingerMs);
+        set => _defaultLingerMs = OptionValues.ToMilliseconds(value, nameof(value));
+    }
+
+    internal int DefaultLingerMilliseconds => _defaultLingerMs;
+
+    internal ContextHandle Handle => _handle;
+
+    /// <summary>Sets an integer context option (<c>zmq_ctx_set</c>).</summary>
+    /// <exception cref="ArgumentException">The option is read-only or boolean (use the <see cref="bool"/> overload).</exception>
+    /// <exception cref="ZmqException">libzmq refused the value (EINVAL).</exception>
+    public void SetOption(ContextOption option, int value)
+    {
+        var (native, _, canWrite, isBool) = Describe(option);
+        if (!canWrite)
+        {
+            ThrowHelper.ThrowArgument($"The context option {option} is read-only.", nameof(option));
+        }
+
+        if (isBool)
+        {
+            ThrowHelper.ThrowArgument($"The context option {option} is a bool; pass true or false.", nameof(value));
+        }
+
+        SetNative(option, native, value);
+    }
+
+    /// <summary>Sets a boolean context option (<see cref="ContextOption.Blocky"/>, <see cref="ContextOption.Ipv6"/>).</summary>
+    /// <exception cref="ArgumentException">The option is not boolean.</exception>
+    public void SetOption(ContextOption option, bool value)
+    {
+        var (native, _, _, isBool) = Describe(option);
+        if (!isBool)
+        {
+            ThrowHelper.ThrowArgument($"The context option {option} takes an int, not a bool.", nameof(value));
+        }
+
+        SetNative(option, native, value ? 1 : 0);
+    }
+
+    /// <summary>Reads a context option (<c>zmq_ctx_get</c>); boolean options read as 0 or 1.</summary>
+    /// <exception cref="ArgumentException">The option is write-only.</exception>
+    public int GetOption(ContextOption option)
+    {
+        var (native, canRead, _, _) = Describe(option);
+        if (!canRead)
+        {
+            ThrowHelper.ThrowArgument($"The context option {option} is write-only.", nameof(option));
+        }
+
+        nint context = _handle.Enter(this);
+        try
+        {
+            int value = LibZmq.CtxGet(context, native);
+            if (value == -1 && LibZmq.Errno() is int errorNumber && errorNumber == ZmqError.EINVAL)
+            {
+                ThrowHelper.ThrowZmq(errorNumber, $"Reading the context option {option}");
+            }
+
+            return value;
+        }
+        finally
+        {
+            _handle.DangerousRelease();
+        }
+    }
+
+    /// <summary>
+    /// Shuts the context down (<c>zmq_ctx_shutdown</c>): blocking calls on its sockets return with
+    /// <see cref="ContextTerminatedException"/> and new sockets cannot be created. Sockets must still be disposed.
+    /// </summary>
+    public void Shutdown()
+    {
+        nint context = _handle.Enter(this);
+        try
+        {
+            LibZmq.CtxShutdown(context);
+        }
+        finally
+        {
+            _handle.DangerousRelease();
+        }
+    }
+
+    /// <summary>
+    /// Shuts the context down and releases it. Returns at once if sockets are still open (they see ETERM and
+    /// the native context is terminated when the last one is disposed); otherwise waits for their linger.
+    /// Calling it again does nothing.
+    /// </summary>
+    public void Dispose()
+    {
+        if (_handle.IsClosed)
+        {
+            return;
+        }
+
+        try
+        {
+            Shutdown();
+        }
+        catch (ObjectDisposedException)
+        {
+            return;
+        }
+
+        _handle.DisposeAndTerminateInline();
+    }
+
+    private void SetNative(ContextOption option, int native, int value)
+    {
+        nint context = _handle.Enter(this);
+        try
+        {
+            if (LibZmq.CtxSet(context, native, value) != 0)
+            {
+                int errorNumber = LibZmq.Errno();
+                ThrowHelper.ThrowZmq(errorNumber, $"Setting the context option {option} to {value}");
+            }
+        }
+        finally
+        {
+            _handle.DangerousRelease();
+        }
+    }
+
+    private static (int Native, bool CanRead, bool CanWrite, bool IsBool) Describe(ContextOption option) => option switch
+    {
+        ContextOption.IoThreads => (1, true, true, false),
+        ContextOption.MaxSockets => (2, true, true, false),
+        ContextOption.SocketLimit => (3, true, false, false),
+        ContextOption.ThreadPriority => (3, false, true, false),
+        ContextOption.ThreadSchedulingPolicy => (4, true, true, false),
+        ContextOption.MaxMessageSize => (5, true, true, false),
+        ContextOption.MessageStructSize => (6, true, false, false),
+        ContextOption.ThreadAffinityCpuAdd => (7, false, true, false),
+        ContextOption.ThreadAffinityCpuRemove => (8, false, true, false),
+        ContextOption.ThreadNamePrefix => (9, true, true, false),
+        ContextOption.Blocky => (70, true, true, true),
+        ContextOption.Ipv6 => (42, true, true, true),
+        _ => throw new ArgumentOutOfRangeException(nameof(option), option, $"{option} is not a context option Net.Zmq knows."),
+    };
+}

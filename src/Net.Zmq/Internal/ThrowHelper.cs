@@ -1,0 +1,95 @@
+using System.Diagnostics.CodeAnalysis;
+using System.Runtime.InteropServices;
+using Net.Zmq.Interop;
+
+namespace Net.Zmq.Internal;
+
+/// <summary>Builds and throws exceptions outside hot methods, so those stay small and inlinable.</summary>
+internal static class ThrowHelper
+{
+    /// <summary>Creates the exception for a failed libzmq call; ETERM becomes <see cref="ContextTerminatedException"/>.</summary>
+    internal static ZmqException CreateZmqException(int errorNumber, string operation)
+    {
+        string text = $"{operation} failed: {Describe(errorNumber)}{Hint(errorNumber)}";
+        return errorNumber == ZmqError.ETERM ? new ContextTerminatedException(text) : new ZmqException(errorNumber, text);
+    }
+
+    [DoesNotReturn]
+    internal static void ThrowZmq(int errorNumber, string operation) => throw CreateZmqException(errorNumber, operation);
+
+    [DoesNotReturn]
+    internal static void ThrowSendFailed(int errorNumber, Socket socket)
+    {
+        if (errorNumber == ZmqError.EAGAIN)
+        {
+            throw new ZmqException(errorNumber,
+                $"Send on a {socket.Type} socket timed out (SendTimeout) before the message could be queued: {Describe(errorNumber)}. " +
+                "Use SendFlags.DontWait to get false instead of an exception.");
+        }
+
+        throw CreateZmqException(errorNumber, $"Send on a {socket.Type} socket");
+    }
+
+    [DoesNotReturn]
+    internal static void ThrowRecvFailed(int errorNumber, Socket socket)
+    {
+        if (errorNumber == ZmqError.EAGAIN)
+        {
+            throw new ZmqException(errorNumber,
+                $"Receive on a {socket.Type} socket timed out (ReceiveTimeout) with no message: {Describe(errorNumber)}. " +
+                "Use RecvFlags.DontWait or a Try method to get a result instead of an exception.");
+        }
+
+        throw CreateZmqException(errorNumber, $"Receive on a {socket.Type} socket");
+    }
+
+    [DoesNotReturn]
+    internal static void ThrowObjectDisposed(object instance) => throw new ObjectDisposedException(instance.GetType().FullName);
+
+    [DoesNotReturn]
+    internal static void ThrowArgument(string message, string paramName) => throw new ArgumentException(message, paramName);
+
+    [DoesNotReturn]
+    internal static void ThrowArgumentOutOfRange(string paramName, object? value, string message) =>
+        throw new ArgumentOutOfRangeException(paramName, value, message);
+
+    [DoesNotReturn]
+    internal static void ThrowInvalidOperation(string message) => throw new InvalidOperationException(message);
+
+    internal static unsafe string Describe(int errorNumber)
+    {
+        byte* text = LibZmq.StrError(errorNumber);
+        string description = text is null ? "unknown error" : Marshal.PtrToStringUTF8((nint)text) ?? "unknown error";
+        return $"{description} (errno {errorNumber})";
+    }
+
+    private static string Hint(int errorNumber)
+    {
+        if (errorNumber == ZmqError.EFSM)
+        {
+            return ". The socket's pattern forbids this operation now: a REQ socket must receive the reply before it sends again, a REP socket must reply before it receives again.";
+        }
+
+        if (errorNumber == ZmqError.ENOTSUP)
+        {
+            return ". This socket type does not support the operation (for example receiving on PUB or sending on SUB).";
+        }
+
+        if (errorNumber == ZmqError.EPROTONOSUPPORT)
+        {
+            return ". Use a transport this libzmq supports: tcp, ipc, inproc, pgm/epgm, tipc or vmci (see Context.Has).";
+        }
+
+        if (errorNumber == ZmqError.EHOSTUNREACH)
+        {
+            return ". No connected peer has that routing id (RouterMandatory is set).";
+        }
+
+        if (errorNumber == ZmqError.ETERM)
+        {
+            return ". The context was shut down or disposed; close the socket.";
+        }
+
+        return "";
+    }
+}

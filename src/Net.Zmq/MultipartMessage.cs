@@ -1,0 +1,129 @@
+using System.Collections;
+
+namespace Net.Zmq;
+
+/// <summary>
+/// The frames of one multipart message, as <see cref="Message"/> objects it owns. Send it with
+/// <see cref="Socket.SendMultipart(MultipartMessage, SendFlags)"/>; receive into it with
+/// <see cref="Socket.RecvMultipart(MultipartMessage, RecvFlags)"/>, which reuses its frames so that a steady
+/// stream of messages with the same frame count allocates nothing.
+/// </summary>
+public sealed class MultipartMessage : IReadOnlyList<Message>, IDisposable
+{
+    private readonly List<Message> _frames = [];
+    private int _count;
+
+    /// <summary>Creates an empty multipart message.</summary>
+    public MultipartMessage()
+    {
+    }
+
+    /// <summary>Creates a multipart message with one frame per element of <paramref name="frames"/> (copied).</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="frames"/> or one of its elements is null.</exception>
+    public MultipartMessage(IEnumerable<byte[]> frames)
+    {
+        ArgumentNullException.ThrowIfNull(frames);
+        foreach (byte[] frame in frames)
+        {
+            ArgumentNullException.ThrowIfNull(frame, nameof(frames));
+            Add(frame);
+        }
+    }
+
+    /// <summary>The number of frames.</summary>
+    public int Count => _count;
+
+    /// <summary>The frame at <paramref name="index"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="index"/> is not below <see cref="Count"/>.</exception>
+    public Message this[int index]
+    {
+        get
+        {
+            ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual((uint)index, (uint)_count, nameof(index));
+            return _frames[index];
+        }
+    }
+
+    /// <summary>Appends <paramref name="frame"/>; the multipart message takes ownership and disposes it.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="frame"/> is null.</exception>
+    /// <exception cref="ObjectDisposedException"><paramref name="frame"/> was disposed.</exception>
+    public void Add(Message frame)
+    {
+        ArgumentNullException.ThrowIfNull(frame);
+        frame.ThrowIfDisposed();
+        if (_count < _frames.Count)
+        {
+            _frames[_count].Dispose();
+            _frames[_count] = frame;
+        }
+        else
+        {
+            _frames.Add(frame);
+        }
+
+        _count++;
+    }
+
+    /// <summary>Appends a frame holding a copy of <paramref name="data"/>.</summary>
+    public void Add(ReadOnlySpan<byte> data) => Add(new Message(data));
+
+    /// <summary>Appends a frame holding a copy of <paramref name="data"/>.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="data"/> is null.</exception>
+    public void Add(byte[] data)
+    {
+        ArgumentNullException.ThrowIfNull(data);
+        Add(new Message(data.AsSpan()));
+    }
+
+    /// <summary>Appends a frame holding the UTF-8 bytes of <paramref name="text"/>.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="text"/> is null.</exception>
+    public void Add(string text) => Add(new Message(text));
+
+    /// <summary>Appends an empty frame (the delimiter REQ/REP envelopes use).</summary>
+    public void AddEmpty() => Add(new Message());
+
+    /// <summary>Removes all frames (disposing them).</summary>
+    public void Clear()
+    {
+        foreach (Message frame in _frames)
+        {
+            frame.Dispose();
+        }
+
+        _frames.Clear();
+        _count = 0;
+    }
+
+    /// <summary>Disposes every frame.</summary>
+    public void Dispose() => Clear();
+
+    /// <inheritdoc />
+    public IEnumerator<Message> GetEnumerator()
+    {
+        for (int i = 0; i < _count; i++)
+        {
+            yield return _frames[i];
+        }
+    }
+
+    IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
+
+    /// <summary>Returns the frame at <paramref name="index"/> for receiving, creating it if needed, and counts it in.</summary>
+    internal Message NextFrameForReceive(int index)
+    {
+        if (index == _frames.Count)
+        {
+            _frames.Add(new Message());
+        }
+        else if (_frames[index].IsDisposed)
+        {
+            _frames[index] = new Message();
+        }
+
+        _count = index + 1;
+        return _frames[index];
+    }
+
+    /// <summary>Starts a receive: the frames stay allocated for reuse but the count is reset.</summary>
+    internal void ResetForReceive() => _count = 0;
+}

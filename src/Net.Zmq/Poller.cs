@@ -1,0 +1,249 @@
+using System.Runtime.InteropServices;
+using Net.Zmq.Internal;
+using Net.Zmq.Interop;
+
+namespace Net.Zmq;
+
+/// <summary>
+/// Waits for readiness on many sockets and file descriptors at once (<c>zmq_poll</c>). Each <c>Add</c> returns an
+/// index that stays valid until that entry is removed; after <see cref="Poll(int)"/>, ask
+/// <see cref="IsReadable"/>, <see cref="IsWritable"/> or <see cref="HasError"/> by index. Polling allocates nothing.
+/// Not thread-safe: use a poller from one thread.
+/// </summary>
+public sealed unsafe class Poller : IDisposable
+{
+    private static readonly int s_itemSize = OperatingSystem.IsWindows() ? sizeof(ZmqPollItemWindows) : sizeof(ZmqPollItemUnix);
+
+    private byte* _items;
+    private Socket?[] _sockets;
+    private bool[] _inUse;
+    private int _capacity;
+    private int _count;
+    private int _used;
+
+    /// <summary>Creates a poller with room for <paramref name="capacity"/> entries; it grows when more are added.</summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="capacity"/> is negative.</exception>
+    public Poller(int capacity = 16)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(capacity);
+        NativeLibraryLoader.EnsureLoaded();
+        _capacity = Math.Max(capacity, 1);
+        _items = (byte*)NativeMemory.AllocZeroed((nuint)(_capacity * s_itemSize));
+        _sockets = new Socket?[_capacity];
+        _inUse = new bool[_capacity];
+    }
+
+    /// <summary>Releases native memory if <see cref="Dispose"/> was not called.</summary>
+    ~Poller() => Release();
+
+    /// <summary>The number of registered entries.</summary>
+    public int Count => _used;
+
+    /// <summary>Registers <paramref name="socket"/> for <paramref name="events"/>; returns its index.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="socket"/> is null.</exception>
+    /// <exception cref="ObjectDisposedException">The socket or the poller was disposed.</exception>
+    public int Add(Socket socket, PollEvents events)
+    {
+        ArgumentNullException.ThrowIfNull(socket);
+        ThrowIfDisposed();
+        nint native = socket.Enter(); // held until Remove or Dispose, so the handle never dangles
+        int index = NextFreeIndex();
+        _sockets[index] = socket;
+        WriteItem(index, native, fd: -1, events);
+        return index;
+    }
+
+    /// <summary>Registers an OS file descriptor (a SOCKET handle on Windows) for <paramref name="events"/>; returns its index.</summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="fileDescriptor"/> is negative.</exception>
+    public int Add(nint fileDescriptor, PollEvents events)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(fileDescriptor);
+        ThrowIfDisposed();
+        int index = NextFreeIndex();
+        WriteItem(index, 0, fileDescriptor, events);
+        return index;
+    }
+
+    /// <summary>Registers a <see cref="System.Net.Sockets.Socket"/> by its OS handle; returns its index.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="socket"/> is null.</exception>
+    public int Add(System.Net.Sockets.Socket socket, PollEvents events)
+    {
+        ArgumentNullException.ThrowIfNull(socket);
+        return Add(socket.Handle, events);
+    }
+
+    /// <summary>Changes the events watched for the entry at <paramref name="index"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">No entry has that index.</exception>
+    public void Update(int index, PollEvents events)
+    {
+        ExpectEntry(index);
+        EventsOf(index) = (short)events;
+    }
+
+    /// <summary>Removes the entry at <paramref name="index"/>; the index may be reused by a later <c>Add</c>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">No entry has that index.</exception>
+    public void Remove(int index)
+    {
+        ExpectEntry(index);
+        ReleaseEntry(index);
+    }
+
+    /// <summary>
+    /// Waits up to <paramref name="timeoutMilliseconds"/> (−1 = forever, 0 = just check) for any watched event.
+    /// </summary>
+    /// <returns>The number of entries with events (0 on timeout).</returns>
+    /// <exception cref="ObjectDisposedException">A registered socket was disposed without being removed first.</exception>
+    /// <exception cref="ContextTerminatedException">A registered socket's context was shut down.</exception>
+    public int Poll(int timeoutMilliseconds)
+    {
+        ThrowIfDisposed();
+        ArgumentOutOfRangeException.ThrowIfLessThan(timeoutMilliseconds, -1);
+        for (int i = 0; i < _count; i++)
+        {
+            Socket? socket = _sockets[i];
+            if (socket is not null && socket.IsDisposed)
+            {
+                throw new ObjectDisposedException(typeof(Socket).FullName,
+                    $"The {socket.Type} socket at poller index {i} was disposed while registered; Remove it from the Poller first.");
+            }
+
+            ReturnedEventsOf(i) = 0;
+        }
+
+        while (true)
+        {
+            int ready = LibZmq.Poll(_items, _count, new CLong(timeoutMilliseconds));
+            if (ready >= 0)
+            {
+                return ready;
+            }
+
+            int errorNumber = LibZmq.Errno();
+            if (errorNumber != ZmqError.EINTR)
+            {
+                ThrowHelper.ThrowZmq(errorNumber, "Polling");
+            }
+        }
+    }
+
+    /// <summary>Waits up to <paramref name="timeout"/> (<see cref="Timeout.InfiniteTimeSpan"/> = forever); see <see cref="Poll(int)"/>.</summary>
+    public int Poll(TimeSpan timeout) => Poll(OptionValues.ToMilliseconds(timeout, nameof(timeout)));
+
+    /// <summary>Whether the entry at <paramref name="index"/> was readable at the last <see cref="Poll(int)"/>.</summary>
+    public bool IsReadable(int index) => (ReturnedEvents(index) & PollEvents.In) != 0;
+
+    /// <summary>Whether the entry at <paramref name="index"/> was writable at the last <see cref="Poll(int)"/>.</summary>
+    public bool IsWritable(int index) => (ReturnedEvents(index) & PollEvents.Out) != 0;
+
+    /// <summary>Whether the file descriptor at <paramref name="index"/> reported an error at the last <see cref="Poll(int)"/>.</summary>
+    public bool HasError(int index) => (ReturnedEvents(index) & PollEvents.Error) != 0;
+
+    /// <summary>Removes every entry and frees the poller's memory. Calling it again does nothing.</summary>
+    public void Dispose()
+    {
+        Release();
+        GC.SuppressFinalize(this);
+    }
+
+    private PollEvents ReturnedEvents(int index)
+    {
+        ExpectEntry(index);
+        return (PollEvents)ReturnedEventsOf(index);
+    }
+
+    private int NextFreeIndex()
+    {
+        for (int i = 0; i < _count; i++)
+        {
+            if (!_inUse[i])
+            {
+                _inUse[i] = true;
+                _used++;
+                return i;
+            }
+        }
+
+        if (_count == _capacity)
+        {
+            int capacity = _capacity * 2;
+            _items = (byte*)NativeMemory.Realloc(_items, (nuint)(capacity * s_itemSize));
+            Array.Resize(ref _sockets, capacity);
+            Array.Resize(ref _inUse, capacity);
+            _capacity = capacity;
+        }
+
+        _inUse[_count] = true;
+        _used++;
+        return _count++;
+    }
+
+    private void WriteItem(int index, nint socket, nint fd, PollEvents events)
+    {
+        byte* item = _items + (index * s_itemSize);
+        if (OperatingSystem.IsWindows())
+        {
+            *(ZmqPollItemWindows*)item = new ZmqPollItemWindows { Socket = socket, Fd = fd, Events = (short)events };
+        }
+        else
+        {
+            *(ZmqPollItemUnix*)item = new ZmqPollItemUnix { Socket = socket, Fd = (int)fd, Events = (short)events };
+        }
+    }
+
+    private ref short EventsOf(int index)
+    {
+        byte* item = _items + (index * s_itemSize);
+        return ref OperatingSystem.IsWindows() ? ref ((ZmqPollItemWindows*)item)->Events : ref ((ZmqPollItemUnix*)item)->Events;
+    }
+
+    private ref short ReturnedEventsOf(int index)
+    {
+        byte* item = _items + (index * s_itemSize);
+        return ref OperatingSystem.IsWindows() ? ref ((ZmqPollItemWindows*)item)->ReturnedEvents : ref ((ZmqPollItemUnix*)item)->ReturnedEvents;
+    }
+
+    private void ReleaseEntry(int index)
+    {
+        Socket? socket = _sockets[index];
+        _sockets[index] = null;
+        _inUse[index] = false;
+        _used--;
+        WriteItem(index, 0, fd: -1, PollEvents.None);
+        socket?.Exit();
+    }
+
+    private void ExpectEntry(int index)
+    {
+        ThrowIfDisposed();
+        if ((uint)index >= (uint)_count || !_inUse[index])
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(index), index, "No poller entry has this index.");
+        }
+    }
+
+    private void ThrowIfDisposed()
+    {
+        if (_items is null)
+        {
+            ThrowHelper.ThrowObjectDisposed(this);
+        }
+    }
+
+    private void Release()
+    {
+        if (_items is null)
+        {
+            return;
+        }
+
+        for (int i = 0; i < _count; i++)
+        {
+            _sockets[i]?.Exit();
+            _sockets[i] = null;
+        }
+
+        NativeMemory.Free(_items);
+        _items = null;
+        _count = _used = 0;
+    }
+}

@@ -1,0 +1,138 @@
+using Net.Zmq.Internal;
+
+namespace Net.Zmq;
+
+public sealed partial class Socket
+{
+    /// <summary>
+    /// Sends every frame of <paramref name="message"/> as one multipart message, without copying. All frames are
+    /// checked before the first one leaves, so a bad argument never leaves half a message queued. On success the
+    /// frames are left empty (their content now belongs to libzmq).
+    /// </summary>
+    /// <returns>True when sent; false only under <see cref="SendFlags.DontWait"/> when nothing could be queued (nothing was sent).</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
+    /// <exception cref="ArgumentException"><paramref name="message"/> has no frames.</exception>
+    /// <exception cref="ObjectDisposedException">A frame was disposed.</exception>
+    public bool SendMultipart(MultipartMessage message, SendFlags flags = SendFlags.None)
+    {
+        ArgumentNullException.ThrowIfNull(message);
+        if (message.Count == 0)
+        {
+            ThrowHelper.ThrowArgument("A multipart message needs at least one frame.", nameof(message));
+        }
+
+        foreach (Message frame in message)
+        {
+            frame.ThrowIfDisposed();
+        }
+
+        int last = message.Count - 1;
+        for (int i = 0; i <= last; i++)
+        {
+            if (!Send(message[i], FrameFlags(flags, i, last)))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// Sends <paramref name="frames"/> as one multipart message (each copied). All frames are checked before the
+    /// first one leaves.
+    /// </summary>
+    /// <returns>True when sent; false only under <see cref="SendFlags.DontWait"/> when nothing could be queued.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="frames"/> or one of its elements is null.</exception>
+    /// <exception cref="ArgumentException"><paramref name="frames"/> is empty.</exception>
+    public bool SendMultipart(IReadOnlyList<byte[]> frames, SendFlags flags = SendFlags.None)
+    {
+        ArgumentNullException.ThrowIfNull(frames);
+        if (frames.Count == 0)
+        {
+            ThrowHelper.ThrowArgument("A multipart message needs at least one frame.", nameof(frames));
+        }
+
+        for (int i = 0; i < frames.Count; i++)
+        {
+            if (frames[i] is null)
+            {
+                throw new ArgumentNullException(nameof(frames), $"Frame {i} is null.");
+            }
+        }
+
+        int last = frames.Count - 1;
+        for (int i = 0; i <= last; i++)
+        {
+            if (!Send(frames[i].AsSpan(), FrameFlags(flags, i, last)))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>Receives a whole multipart message into a new <see cref="MultipartMessage"/>, blocking until it arrives.</summary>
+    public MultipartMessage RecvMultipart()
+    {
+        var message = new MultipartMessage();
+        try
+        {
+            RecvMultipart(message);
+            return message;
+        }
+        catch
+        {
+            message.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Receives a whole multipart message into <paramref name="message"/>, replacing its frames and reusing their
+    /// <see cref="Message"/> objects.
+    /// </summary>
+    /// <returns>True when received; false only under <see cref="RecvFlags.DontWait"/> when no message is waiting.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
+    public bool RecvMultipart(MultipartMessage message, RecvFlags flags = RecvFlags.None)
+    {
+        ArgumentNullException.ThrowIfNull(message);
+        message.ResetForReceive();
+        if (!Recv(message.NextFrameForReceive(0), flags))
+        {
+            message.ResetForReceive();
+            return false;
+        }
+
+        // libzmq delivers multipart messages atomically: once the first frame is here, the rest are too.
+        RecvFlags rest = flags & ~RecvFlags.DontWait;
+        for (int i = 1; message[i - 1].More; i++)
+        {
+            Recv(message.NextFrameForReceive(i), rest);
+        }
+
+        return true;
+    }
+
+    /// <summary>Receives a whole multipart message without blocking; false (and null) when none is waiting.</summary>
+    public bool TryRecvMultipart(out MultipartMessage? message)
+    {
+        // Ask first, so that finding nothing allocates nothing.
+        if ((Events & PollEvents.In) == 0)
+        {
+            message = null;
+            return false;
+        }
+
+        message = RecvMultipart();
+        return true;
+    }
+
+    private static SendFlags FrameFlags(SendFlags flags, int index, int last)
+    {
+        // Only the first frame may report EAGAIN; once it is queued libzmq accepts the rest of the message.
+        SendFlags frameFlags = index == 0 ? flags : flags & ~SendFlags.DontWait;
+        return index < last ? frameFlags | SendFlags.SendMore : frameFlags;
+    }
+}

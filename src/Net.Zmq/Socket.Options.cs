@@ -1,0 +1,398 @@
+using System.Buffers;
+using System.Text;
+using Net.Zmq.Internal;
+using Net.Zmq.Interop;
+
+namespace Net.Zmq;
+
+public sealed partial class Socket
+{
+    private const int CurveKeyBytes = 32;
+    private const int CurveKeyZ85Chars = 40;
+
+    /// <summary>Sets an option that takes an int: int, millisecond, long and ulong options (<c>zmq_setsockopt</c>).</summary>
+    /// <exception cref="ArgumentException">The option is read-only or of another kind (bool, bytes, string).</exception>
+    /// <exception cref="ArgumentOutOfRangeException">A negative value for an unsigned option.</exception>
+    /// <exception cref="ZmqException">libzmq refused the value (EINVAL: out of range or not valid for this socket type).</exception>
+    public unsafe void SetOption(SocketOption option, int value)
+    {
+        SocketOptionInfo info = ExpectWritable(option);
+        switch (info.Kind)
+        {
+            case OptionKind.Int32 or OptionKind.Milliseconds:
+                SetNative(option, &value, sizeof(int));
+                break;
+            case OptionKind.Int64:
+                SetOption(option, (long)value);
+                break;
+            case OptionKind.UInt64:
+                ArgumentOutOfRangeException.ThrowIfNegative(value);
+                SetOption(option, (ulong)value);
+                break;
+            default:
+                ThrowWrongKind(option, info, "an int");
+                break;
+        }
+    }
+
+    /// <summary>Sets an option that takes a long (<see cref="SocketOption.MaxMessageSize"/>) or a ulong.</summary>
+    /// <exception cref="ArgumentException">The option is read-only or of another kind.</exception>
+    public unsafe void SetOption(SocketOption option, long value)
+    {
+        SocketOptionInfo info = ExpectWritable(option);
+        if (info.Kind == OptionKind.UInt64)
+        {
+            ArgumentOutOfRangeException.ThrowIfNegative(value);
+        }
+        else if (info.Kind != OptionKind.Int64)
+        {
+            ThrowWrongKind(option, info, "a long");
+        }
+
+        SetNative(option, &value, sizeof(long));
+    }
+
+    /// <summary>Sets an option that takes a ulong (<see cref="SocketOption.Affinity"/>, the VMCI sizes).</summary>
+    /// <exception cref="ArgumentException">The option is read-only or of another kind.</exception>
+    public unsafe void SetOption(SocketOption option, ulong value)
+    {
+        SocketOptionInfo info = ExpectWritable(option);
+        if (info.Kind != OptionKind.UInt64)
+        {
+            ThrowWrongKind(option, info, "a ulong");
+        }
+
+        SetNative(option, &value, sizeof(ulong));
+    }
+
+    /// <summary>Sets a boolean option.</summary>
+    /// <exception cref="ArgumentException">The option is read-only or not boolean.</exception>
+    public unsafe void SetOption(SocketOption option, bool value)
+    {
+        SocketOptionInfo info = ExpectWritable(option);
+        if (info.Kind != OptionKind.Boolean)
+        {
+            ThrowWrongKind(option, info, "a bool");
+        }
+
+        int native = value ? 1 : 0;
+        SetNative(option, &native, sizeof(int));
+    }
+
+    /// <summary>Sets a time option; <see cref="Timeout.InfiniteTimeSpan"/> means −1 (infinite).</summary>
+    /// <exception cref="ArgumentException">The option is read-only or not a time.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">Negative (other than infinite) or more than int.MaxValue milliseconds.</exception>
+    public void SetOption(SocketOption option, TimeSpan value)
+    {
+        SocketOptionInfo info = ExpectWritable(option);
+        if (info.Kind != OptionKind.Milliseconds)
+        {
+            ThrowWrongKind(option, info, "a TimeSpan");
+        }
+
+        SetOption(option, OptionValues.ToMilliseconds(value, nameof(value)));
+    }
+
+    /// <summary>
+    /// Sets a binary option (<see cref="SocketOption.RoutingId"/>, <see cref="SocketOption.Subscribe"/>, ...) or a CURVE
+    /// key given as 32 bytes or as the 40 ASCII bytes of its Z85 text.
+    /// </summary>
+    /// <exception cref="ArgumentException">The option is read-only or not binary, or a CURVE key has the wrong length.</exception>
+    public unsafe void SetOption(SocketOption option, ReadOnlySpan<byte> value)
+    {
+        SocketOptionInfo info = ExpectWritable(option);
+        if (info.Kind == OptionKind.CurveKey)
+        {
+            if (value.Length != CurveKeyBytes && value.Length != CurveKeyZ85Chars)
+            {
+                ThrowHelper.ThrowArgument(
+                    $"A CURVE key is 32 bytes, or 40 Z85 characters; {option} was given {value.Length} bytes.", nameof(value));
+            }
+        }
+        else if (info.Kind != OptionKind.Binary)
+        {
+            ThrowWrongKind(option, info, "bytes");
+        }
+
+        fixed (byte* p = value)
+        {
+            SetNative(option, p, value.Length);
+        }
+    }
+
+    /// <summary>Sets a binary option or a CURVE key from an array; see <see cref="SetOption(SocketOption, ReadOnlySpan{byte})"/>.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="value"/> is null.</exception>
+    public void SetOption(SocketOption option, byte[] value)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        SetOption(option, value.AsSpan());
+    }
+
+    /// <summary>
+    /// Sets a string option (<see cref="SocketOption.ZapDomain"/>, <see cref="SocketOption.PlainUsername"/>, ...), a CURVE key
+    /// in Z85 text (40 characters), or a binary option from the UTF-8 bytes of <paramref name="value"/>.
+    /// </summary>
+    /// <exception cref="ArgumentNullException"><paramref name="value"/> is null.</exception>
+    /// <exception cref="ArgumentException">The option is read-only or takes a number, or a Z85 key is not 40 characters.</exception>
+    public unsafe void SetOption(SocketOption option, string value)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        SocketOptionInfo info = ExpectWritable(option);
+        if (info.Kind == OptionKind.CurveKey && value.Length != CurveKeyZ85Chars)
+        {
+            ThrowHelper.ThrowArgument(
+                $"A CURVE key in text form is 40 Z85 characters; {option} was given {value.Length}.", nameof(value));
+        }
+        else if (info.Kind is not (OptionKind.String or OptionKind.Binary or OptionKind.CurveKey))
+        {
+            ThrowWrongKind(option, info, "a string");
+        }
+
+        byte[] rented = ArrayPool<byte>.Shared.Rent(Encoding.UTF8.GetByteCount(value));
+        try
+        {
+            int length = Encoding.UTF8.GetBytes(value, rented);
+            fixed (byte* p = rented)
+            {
+                SetNative(option, p, length);
+            }
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
+
+    /// <summary>
+    /// Reads an option as <typeparamref name="T"/> (<c>zmq_getsockopt</c>): <see cref="int"/> or <see cref="long"/> for
+    /// numbers and milliseconds, <see cref="ulong"/>, <see cref="bool"/>, <see cref="TimeSpan"/> for times,
+    /// <see cref="string"/> for strings, Z85 CURVE keys and UTF-8 binary values, <c>byte[]</c> for binary values and
+    /// 32-byte CURVE keys, <see cref="nint"/> or <see cref="long"/> for <see cref="SocketOption.FileDescriptor"/>.
+    /// </summary>
+    /// <exception cref="ArgumentException">The option is write-only, or <typeparamref name="T"/> does not fit its kind.</exception>
+    /// <exception cref="ZmqException">libzmq refused (EINVAL: not available on this socket type or build).</exception>
+    public unsafe T GetOption<T>(SocketOption option)
+    {
+        SocketOptionInfo info = ExpectReadable(option);
+        OptionKind kind = info.Kind;
+        if (typeof(T) == typeof(int) && kind is OptionKind.Int32 or OptionKind.Milliseconds)
+        {
+            int value = ReadInt32(option);
+            return (T)(object)value;
+        }
+
+        if (typeof(T) == typeof(long) && kind is OptionKind.Int32 or OptionKind.Milliseconds or OptionKind.Int64 or OptionKind.FileDescriptor)
+        {
+            long value = kind switch
+            {
+                OptionKind.Int64 => ReadInt64(option),
+                OptionKind.FileDescriptor => ReadFileDescriptor(),
+                _ => ReadInt32(option),
+            };
+            return (T)(object)value;
+        }
+
+        if (typeof(T) == typeof(nint) && kind == OptionKind.FileDescriptor)
+        {
+            return (T)(object)(nint)ReadFileDescriptor();
+        }
+
+        if (typeof(T) == typeof(ulong) && kind == OptionKind.UInt64)
+        {
+            return (T)(object)(ulong)ReadInt64(option);
+        }
+
+        if (typeof(T) == typeof(bool) && kind == OptionKind.Boolean)
+        {
+            return (T)(object)(ReadInt32(option) != 0);
+        }
+
+        if (typeof(T) == typeof(TimeSpan) && kind == OptionKind.Milliseconds)
+        {
+            int ms = ReadInt32(option);
+            return (T)(object)(ms < 0 ? Timeout.InfiniteTimeSpan : TimeSpan.FromMilliseconds(ms));
+        }
+
+        if (typeof(T) == typeof(string) && kind is OptionKind.String or OptionKind.Binary or OptionKind.CurveKey)
+        {
+            return (T)(object)ReadString(option, kind);
+        }
+
+        if (typeof(T) == typeof(byte[]) && kind is OptionKind.Binary or OptionKind.CurveKey or OptionKind.String)
+        {
+            return (T)(object)ReadBytes(option, kind);
+        }
+
+        ThrowHelper.ThrowArgument(
+            $"{option} holds {Describe(kind)} and cannot be read as {typeof(T).Name}.", nameof(T));
+        return default!;
+    }
+
+    /// <summary>Reads a binary or string option into <paramref name="buffer"/> without allocating; returns its length in bytes.</summary>
+    /// <exception cref="ArgumentException">The option is write-only or numeric.</exception>
+    /// <exception cref="ZmqException">EINVAL: the buffer is too small for the value.</exception>
+    public unsafe int GetOption(SocketOption option, Span<byte> buffer)
+    {
+        SocketOptionInfo info = ExpectReadable(option);
+        if (info.Kind is not (OptionKind.Binary or OptionKind.String or OptionKind.CurveKey))
+        {
+            ThrowHelper.ThrowArgument($"{option} holds {Describe(info.Kind)}; read it with GetOption<T>.", nameof(option));
+        }
+
+        fixed (byte* p = buffer)
+        {
+            int length = GetNative(option, p, buffer.Length);
+            return info.Kind == OptionKind.String && length > 0 && p[length - 1] == 0 ? length - 1 : length;
+        }
+    }
+
+    private SocketOptionInfo ExpectWritable(SocketOption option)
+    {
+        SocketOptionInfo info = SocketOptionInfo.Get(option);
+        if ((info.Access & OptionAccess.Write) == 0)
+        {
+            ThrowHelper.ThrowArgument($"{option} is read-only.", nameof(option));
+        }
+
+        return info;
+    }
+
+    private static SocketOptionInfo ExpectReadable(SocketOption option)
+    {
+        SocketOptionInfo info = SocketOptionInfo.Get(option);
+        if ((info.Access & OptionAccess.Read) == 0)
+        {
+            ThrowHelper.ThrowArgument($"{option} is write-only: libzmq cannot read it back.", nameof(option));
+        }
+
+        return info;
+    }
+
+    private static void ThrowWrongKind(SocketOption option, SocketOptionInfo info, string given) =>
+        ThrowHelper.ThrowArgument($"{option} takes {Describe(info.Kind)}, not {given}.", "value");
+
+    private static string Describe(OptionKind kind) => kind switch
+    {
+        OptionKind.Int32 => "an int",
+        OptionKind.Int64 => "a long",
+        OptionKind.UInt64 => "a ulong",
+        OptionKind.Boolean => "a bool",
+        OptionKind.Milliseconds => "a time (int milliseconds or TimeSpan)",
+        OptionKind.Binary => "bytes",
+        OptionKind.String => "a string",
+        OptionKind.CurveKey => "a CURVE key (32 bytes or 40 Z85 characters)",
+        OptionKind.FileDescriptor => "a file descriptor (long or nint)",
+        _ => "an unknown kind",
+    };
+
+    private unsafe int ReadInt32(SocketOption option)
+    {
+        int value;
+        GetNative(option, &value, sizeof(int));
+        return value;
+    }
+
+    private unsafe long ReadInt64(SocketOption option)
+    {
+        long value;
+        GetNative(option, &value, sizeof(long));
+        return value;
+    }
+
+    private unsafe long ReadFileDescriptor()
+    {
+        // ZMQ_FD is an int on Unix and a SOCKET (pointer-sized) on Windows.
+        if (OperatingSystem.IsWindows())
+        {
+            nint socket;
+            GetNative(SocketOption.FileDescriptor, &socket, sizeof(nint));
+            return socket;
+        }
+
+        return ReadInt32(SocketOption.FileDescriptor);
+    }
+
+    private unsafe string ReadString(SocketOption option, OptionKind kind)
+    {
+        if (kind == OptionKind.CurveKey)
+        {
+            byte* z85 = stackalloc byte[CurveKeyZ85Chars + 1];
+            GetNative(option, z85, CurveKeyZ85Chars + 1);
+            return Encoding.ASCII.GetString(z85, CurveKeyZ85Chars);
+        }
+
+        const int Size = 4096;
+        byte* buffer = stackalloc byte[Size];
+        int length = GetNative(option, buffer, Size);
+        if (kind == OptionKind.String && length > 0 && buffer[length - 1] == 0)
+        {
+            length--;
+        }
+
+        return Encoding.UTF8.GetString(buffer, length);
+    }
+
+    private unsafe byte[] ReadBytes(SocketOption option, OptionKind kind)
+    {
+        if (kind == OptionKind.CurveKey)
+        {
+            var key = new byte[CurveKeyBytes];
+            fixed (byte* p = key)
+            {
+                GetNative(option, p, CurveKeyBytes);
+            }
+
+            return key;
+        }
+
+        const int Size = 4096;
+        byte* buffer = stackalloc byte[Size];
+        int length = GetNative(option, buffer, Size);
+        if (kind == OptionKind.String && length > 0 && buffer[length - 1] == 0)
+        {
+            length--;
+        }
+
+        return new ReadOnlySpan<byte>(buffer, length).ToArray();
+    }
+
+    private unsafe void SetNative(SocketOption option, void* value, int size)
+    {
+        nint socket = Enter();
+        try
+        {
+            if (LibZmq.SetSockOpt(socket, (int)option, value, (nuint)size) != 0)
+            {
+                int errorNumber = LibZmq.Errno();
+                ThrowHelper.ThrowZmq(errorNumber, $"Setting {option} on a {Type} socket");
+            }
+        }
+        finally
+        {
+            Exit();
+        }
+    }
+
+    private unsafe int GetNative(SocketOption option, void* value, int capacity)
+    {
+        nint socket = Enter();
+        try
+        {
+            nuint size = (nuint)capacity;
+            while (LibZmq.GetSockOpt(socket, (int)option, value, &size) != 0)
+            {
+                int errorNumber = LibZmq.Errno();
+                if (errorNumber != ZmqError.EINTR)
+                {
+                    ThrowHelper.ThrowZmq(errorNumber, $"Reading {option} from a {Type} socket");
+                }
+            }
+
+            return (int)size;
+        }
+        finally
+        {
+            Exit();
+        }
+    }
+}

@@ -1,0 +1,225 @@
+using System.Text;
+using Net.Zmq.Internal;
+using Net.Zmq.Interop;
+
+namespace Net.Zmq;
+
+public sealed partial class Socket
+{
+    /// <summary>
+    /// Receives one frame into <paramref name="buffer"/> (<c>zmq_recv</c>).
+    /// </summary>
+    /// <returns>
+    /// The frame's full size in bytes, or −1 only when <see cref="RecvFlags.DontWait"/> is set and no frame is waiting.
+    /// <b>Truncation is reported, not hidden:</b> when the result is greater than <c>buffer.Length</c>, the first
+    /// <c>buffer.Length</c> bytes were stored and the rest of the frame was discarded. Use
+    /// <see cref="Recv(Message, RecvFlags)"/> when frames can be larger than any buffer you can offer.
+    /// </returns>
+    /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
+    /// <exception cref="ContextTerminatedException">The context was shut down.</exception>
+    /// <exception cref="ZmqException">ENOTSUP (this socket type cannot receive), EFSM (out of turn), EAGAIN after ReceiveTimeout, ...</exception>
+    public unsafe int Recv(Span<byte> buffer, RecvFlags flags = RecvFlags.None)
+    {
+        fixed (byte* p = buffer)
+        {
+            return RecvCore(p, buffer.Length, flags);
+        }
+    }
+
+    /// <summary>Receives one frame into <paramref name="buffer"/>; the result is as for <see cref="Recv(Span{byte}, RecvFlags)"/> (frame size, possibly larger than the buffer; −1 only under DontWait).</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
+    public int Recv(byte[] buffer, RecvFlags flags = RecvFlags.None)
+    {
+        ArgumentNullException.ThrowIfNull(buffer);
+        return Recv(buffer.AsSpan(), flags);
+    }
+
+    /// <summary>Receives one frame into <paramref name="size"/> bytes of native memory at <paramref name="buffer"/>; the result is as for <see cref="Recv(Span{byte}, RecvFlags)"/>.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is zero while <paramref name="size"/> is not.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is negative.</exception>
+    public unsafe int Recv(nint buffer, int size, RecvFlags flags = RecvFlags.None)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(size);
+        if (buffer == 0 && size != 0)
+        {
+            throw new ArgumentNullException(nameof(buffer), "A null pointer cannot receive a frame.");
+        }
+
+        return RecvCore((byte*)buffer, size, flags);
+    }
+
+    /// <summary>
+    /// Receives one frame into <paramref name="message"/> (<c>zmq_msg_recv</c>), releasing what it held before.
+    /// Reuse one message across receives to avoid any allocation.
+    /// </summary>
+    /// <returns>True when a frame was received; false only under <see cref="RecvFlags.DontWait"/> when none is waiting.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
+    /// <exception cref="ObjectDisposedException">The socket or the message was disposed.</exception>
+    public unsafe bool Recv(Message message, RecvFlags flags = RecvFlags.None)
+    {
+        ArgumentNullException.ThrowIfNull(message);
+        message.ThrowIfDisposed();
+        nint socket = Enter();
+        try
+        {
+            fixed (ZmqMsg* msg = &message.Native)
+            {
+                return RecvMessageCore(socket, msg, flags);
+            }
+        }
+        finally
+        {
+            Exit();
+        }
+    }
+
+    /// <summary>Receives one frame into a new <see cref="Message"/>, blocking until it arrives. The caller disposes the message.</summary>
+    public Message Recv()
+    {
+        var message = new Message();
+        try
+        {
+            Recv(message);
+            return message;
+        }
+        catch
+        {
+            message.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>Receives one frame as a new byte array, blocking until it arrives.</summary>
+    public unsafe byte[] RecvBytes()
+    {
+        ZmqMsg msg;
+        LibZmq.MsgInit(&msg);
+        try
+        {
+            ReceiveInto(&msg, RecvFlags.None);
+            return new ReadOnlySpan<byte>(LibZmq.MsgData(&msg), (int)LibZmq.MsgSize(&msg)).ToArray();
+        }
+        finally
+        {
+            LibZmq.MsgClose(&msg);
+        }
+    }
+
+    /// <summary>Receives one frame and decodes it as UTF-8, blocking until it arrives.</summary>
+    public string RecvString()
+    {
+        TryRecvString(out string? text, RecvFlags.None);
+        return text!;
+    }
+
+    /// <summary>Receives one frame into <paramref name="buffer"/> without blocking.</summary>
+    /// <param name="buffer">Where the frame's bytes go.</param>
+    /// <param name="size">The frame's full size; greater than <c>buffer.Length</c> when it was truncated.</param>
+    /// <returns>True when a frame was received; false when none was waiting.</returns>
+    public bool TryRecv(Span<byte> buffer, out int size)
+    {
+        size = Recv(buffer, RecvFlags.DontWait);
+        if (size < 0)
+        {
+            size = 0;
+            return false;
+        }
+
+        return true;
+    }
+
+    /// <summary>Receives one frame into <paramref name="message"/> without blocking; false when none was waiting.</summary>
+    public bool TryRecv(Message message) => Recv(message, RecvFlags.DontWait);
+
+    /// <summary>Receives one frame as UTF-8 text without blocking; false (and null) when none was waiting.</summary>
+    public bool TryRecvString(out string? text) => TryRecvString(out text, RecvFlags.DontWait);
+
+    private unsafe bool TryRecvString(out string? text, RecvFlags flags)
+    {
+        ZmqMsg msg;
+        LibZmq.MsgInit(&msg);
+        try
+        {
+            if (!ReceiveInto(&msg, flags))
+            {
+                text = null;
+                return false;
+            }
+
+            text = Encoding.UTF8.GetString(LibZmq.MsgData(&msg), (int)LibZmq.MsgSize(&msg));
+            return true;
+        }
+        finally
+        {
+            LibZmq.MsgClose(&msg);
+        }
+    }
+
+    /// <summary>Receives into a message that does not move (a local or pinned one).</summary>
+    private unsafe bool ReceiveInto(ZmqMsg* msg, RecvFlags flags)
+    {
+        nint socket = Enter();
+        try
+        {
+            return RecvMessageCore(socket, msg, flags);
+        }
+        finally
+        {
+            Exit();
+        }
+    }
+
+    private unsafe bool RecvMessageCore(nint socket, ZmqMsg* msg, RecvFlags flags)
+    {
+        while (LibZmq.MsgRecv(msg, socket, (int)flags) < 0)
+        {
+            int errorNumber = LibZmq.Errno();
+            if (!ShouldRetryRecv(errorNumber, flags))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    private unsafe int RecvCore(byte* buffer, int length, RecvFlags flags)
+    {
+        nint socket = Enter();
+        try
+        {
+            int received;
+            while ((received = LibZmq.Recv(socket, buffer, (nuint)length, (int)flags)) < 0)
+            {
+                int errorNumber = LibZmq.Errno();
+                if (!ShouldRetryRecv(errorNumber, flags))
+                {
+                    return -1;
+                }
+            }
+
+            return received;
+        }
+        finally
+        {
+            Exit();
+        }
+    }
+
+    /// <summary>After a failed receive: true to retry (EINTR), false for EAGAIN under DontWait; throws for anything else.</summary>
+    private bool ShouldRetryRecv(int errorNumber, RecvFlags flags)
+    {
+        if (errorNumber == ZmqError.EINTR)
+        {
+            return true;
+        }
+
+        if (errorNumber == ZmqError.EAGAIN && (flags & RecvFlags.DontWait) != 0)
+        {
+            return false;
+        }
+
+        ThrowHelper.ThrowRecvFailed(errorNumber, this);
+        return false;
+    }
+}

@@ -1,0 +1,150 @@
+using System.Buffers;
+using System.Text;
+using Net.Zmq.Internal;
+using Net.Zmq.Interop;
+
+namespace Net.Zmq;
+
+public sealed partial class Socket
+{
+    private const int StackStringBytes = 256;
+
+    /// <summary>Sends one frame copied from <paramref name="data"/> (<c>zmq_send</c>).</summary>
+    /// <returns>True when queued; false only when <see cref="SendFlags.DontWait"/> is set and the frame cannot be queued now (EAGAIN).</returns>
+    /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
+    /// <exception cref="ContextTerminatedException">The context was shut down.</exception>
+    /// <exception cref="ZmqException">ENOTSUP (this socket type cannot send), EFSM (out of turn), EHOSTUNREACH, EAGAIN after SendTimeout, ...</exception>
+    public unsafe bool Send(ReadOnlySpan<byte> data, SendFlags flags = SendFlags.None)
+    {
+        fixed (byte* p = data)
+        {
+            return SendCore(p, data.Length, flags);
+        }
+    }
+
+    /// <summary>Sends <paramref name="data"/> as one frame.</summary>
+    /// <returns>True when queued; false only under <see cref="SendFlags.DontWait"/> when it cannot be queued now.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="data"/> is null.</exception>
+    public bool Send(byte[] data, SendFlags flags = SendFlags.None)
+    {
+        ArgumentNullException.ThrowIfNull(data);
+        return Send(data.AsSpan(), flags);
+    }
+
+    /// <summary>Sends the UTF-8 bytes of <paramref name="text"/> as one frame (no terminating zero).</summary>
+    /// <returns>True when queued; false only under <see cref="SendFlags.DontWait"/> when it cannot be queued now.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="text"/> is null.</exception>
+    public unsafe bool Send(string text, SendFlags flags = SendFlags.None)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        int maxBytes = Encoding.UTF8.GetMaxByteCount(text.Length);
+        if (maxBytes <= StackStringBytes)
+        {
+            byte* buffer = stackalloc byte[StackStringBytes];
+            int length = Encoding.UTF8.GetBytes(text, new Span<byte>(buffer, StackStringBytes));
+            return SendCore(buffer, length, flags);
+        }
+
+        byte[] rented = ArrayPool<byte>.Shared.Rent(Encoding.UTF8.GetByteCount(text));
+        try
+        {
+            int length = Encoding.UTF8.GetBytes(text, rented);
+            fixed (byte* p = rented)
+            {
+                return SendCore(p, length, flags);
+            }
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
+
+    /// <summary>Sends <paramref name="size"/> bytes of native memory at <paramref name="data"/> as one frame (copied before return).</summary>
+    /// <returns>True when queued; false only under <see cref="SendFlags.DontWait"/> when it cannot be queued now.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="data"/> is zero while <paramref name="size"/> is not.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is negative.</exception>
+    public unsafe bool Send(nint data, int size, SendFlags flags = SendFlags.None)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(size);
+        if (data == 0 && size != 0)
+        {
+            throw new ArgumentNullException(nameof(data), "A null pointer cannot hold a non-empty frame.");
+        }
+
+        return SendCore((byte*)data, size, flags);
+    }
+
+    /// <summary>
+    /// Sends <paramref name="message"/> as one frame (<c>zmq_msg_send</c>) without copying its bytes. On success the
+    /// message is left empty (its content now belongs to libzmq); it can be reused, and must still be disposed.
+    /// </summary>
+    /// <returns>True when queued; false only under <see cref="SendFlags.DontWait"/> when it cannot be queued now (the message keeps its content).</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
+    /// <exception cref="ObjectDisposedException">The socket or the message was disposed.</exception>
+    public unsafe bool Send(Message message, SendFlags flags = SendFlags.None)
+    {
+        ArgumentNullException.ThrowIfNull(message);
+        message.ThrowIfDisposed();
+        nint socket = Enter();
+        try
+        {
+            fixed (ZmqMsg* msg = &message.Native)
+            {
+                while (LibZmq.MsgSend(msg, socket, (int)flags) < 0)
+                {
+                    int errorNumber = LibZmq.Errno();
+                    if (!ShouldRetrySend(errorNumber, flags))
+                    {
+                        return false;
+                    }
+                }
+            }
+
+            return true;
+        }
+        finally
+        {
+            Exit();
+        }
+    }
+
+    private unsafe bool SendCore(byte* data, int length, SendFlags flags)
+    {
+        nint socket = Enter();
+        try
+        {
+            while (LibZmq.Send(socket, data, (nuint)length, (int)flags) < 0)
+            {
+                int errorNumber = LibZmq.Errno();
+                if (!ShouldRetrySend(errorNumber, flags))
+                {
+                    return false;
+                }
+            }
+
+            return true;
+        }
+        finally
+        {
+            Exit();
+        }
+    }
+
+    /// <summary>After a failed send: true to retry (EINTR), false for EAGAIN under DontWait; throws for anything else.</summary>
+    private bool ShouldRetrySend(int errorNumber, SendFlags flags)
+    {
+        if (errorNumber == ZmqError.EINTR)
+        {
+            return true;
+        }
+
+        if (errorNumber == ZmqError.EAGAIN && (flags & SendFlags.DontWait) != 0)
+        {
+            return false;
+        }
+
+        ThrowHelper.ThrowSendFailed(errorNumber, this);
+        return false;
+    }
+}

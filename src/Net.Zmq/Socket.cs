@@ -1,0 +1,148 @@
+using System.Runtime.CompilerServices;
+using Net.Zmq.Internal;
+using Net.Zmq.Interop;
+
+namespace Net.Zmq;
+
+/// <summary>
+/// A libzmq socket (<c>zmq_socket</c>). Like libzmq's sockets it is not thread-safe: use it from one thread
+/// at a time. <see cref="Dispose"/> may be called from any thread, even while another call is in flight: the
+/// native socket is closed when that call returns, never under it.
+/// </summary>
+public sealed partial class Socket : IDisposable
+{
+    private readonly SocketHandle _handle;
+
+    /// <summary>Creates a socket of <paramref name="type"/> in <paramref name="context"/>, with the context's <see cref="Context.DefaultLinger"/>.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="context"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="type"/> is not a <see cref="SocketType"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The context was disposed.</exception>
+    /// <exception cref="ContextTerminatedException">The context was shut down.</exception>
+    /// <exception cref="ZmqException">libzmq refused (for example EMFILE: too many sockets).</exception>
+    public Socket(Context context, SocketType type)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        if ((uint)type > (uint)SocketType.Stream)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(type), type, "Not a socket type libzmq supports.");
+        }
+
+        SocketHandle? handle;
+        try
+        {
+            handle = SocketHandle.Create(context.Handle, (int)type, out int errorNumber);
+            if (handle is null)
+            {
+                ThrowHelper.ThrowZmq(errorNumber, $"Creating a {type} socket");
+            }
+        }
+        catch (ObjectDisposedException)
+        {
+            ThrowHelper.ThrowObjectDisposed(context);
+            throw;
+        }
+
+        _handle = handle;
+        Context = context;
+        Type = type;
+        if (context.DefaultLingerMilliseconds >= 0)
+        {
+            SetOption(SocketOption.Linger, context.DefaultLingerMilliseconds);
+        }
+    }
+
+    /// <summary>The context this socket belongs to.</summary>
+    public Context Context { get; }
+
+    /// <summary>The socket's type.</summary>
+    public SocketType Type { get; }
+
+    /// <summary>Whether <see cref="Dispose"/> has been called.</summary>
+    public bool IsDisposed => _handle.IsClosed;
+
+    /// <summary>The last endpoint bound or connected, with the real port after binding <c>tcp://host:*</c>.</summary>
+    public string LastEndpoint => GetOption<string>(SocketOption.LastEndpoint);
+
+    /// <summary>Whether more frames of the message being received follow (<see cref="SocketOption.ReceiveMore"/>).</summary>
+    public bool HasMore => GetOption<bool>(SocketOption.ReceiveMore);
+
+    /// <summary>The socket's current readiness (<see cref="SocketOption.Events"/>).</summary>
+    /// <remarks>Reading it can consume the edge of <see cref="SocketOption.FileDescriptor"/>; re-check before waiting on that descriptor.</remarks>
+    public PollEvents Events => (PollEvents)GetOption<int>(SocketOption.Events);
+
+    /// <summary>Accepts connections on <paramref name="endpoint"/> (<c>zmq_bind</c>), e.g. <c>tcp://127.0.0.1:*</c>, <c>ipc:///tmp/feed</c>, <c>inproc://name</c>.</summary>
+    /// <exception cref="ArgumentException">The endpoint is null or empty.</exception>
+    /// <exception cref="ZmqException">EINVAL (malformed), EPROTONOSUPPORT (unknown transport), EADDRINUSE, EADDRNOTAVAIL, ENOCOMPATPROTO, ...</exception>
+    public void Bind(string endpoint) => EndpointCall(endpoint, EndpointAction.Bind);
+
+    /// <summary>Connects to <paramref name="endpoint"/> (<c>zmq_connect</c>); the connection is made in the background and retried.</summary>
+    /// <exception cref="ArgumentException">The endpoint is null or empty.</exception>
+    /// <exception cref="ZmqException">EINVAL (malformed), EPROTONOSUPPORT (unknown transport), ENOCOMPATPROTO, ...</exception>
+    public void Connect(string endpoint) => EndpointCall(endpoint, EndpointAction.Connect);
+
+    /// <summary>Stops accepting on an endpoint bound earlier (<c>zmq_unbind</c>); use the resolved <see cref="LastEndpoint"/> after a wildcard bind.</summary>
+    /// <exception cref="ZmqException">ENOENT: the endpoint was not bound.</exception>
+    public void Unbind(string endpoint) => EndpointCall(endpoint, EndpointAction.Unbind);
+
+    /// <summary>Disconnects from an endpoint connected earlier (<c>zmq_disconnect</c>).</summary>
+    /// <exception cref="ZmqException">ENOENT: the endpoint was not connected.</exception>
+    public void Disconnect(string endpoint) => EndpointCall(endpoint, EndpointAction.Disconnect);
+
+    /// <summary>Subscribes a SUB/XSUB socket to messages starting with <paramref name="prefix"/> (empty: everything).</summary>
+    public void Subscribe(ReadOnlySpan<byte> prefix) => SetOption(SocketOption.Subscribe, prefix);
+
+    /// <summary>Subscribes a SUB/XSUB socket to messages starting with the UTF-8 bytes of <paramref name="prefix"/> ("" : everything).</summary>
+    public void Subscribe(string prefix) => SetOption(SocketOption.Subscribe, prefix);
+
+    /// <summary>Removes a subscription made with the same prefix.</summary>
+    public void Unsubscribe(ReadOnlySpan<byte> prefix) => SetOption(SocketOption.Unsubscribe, prefix);
+
+    /// <summary>Removes a subscription made with the same prefix.</summary>
+    public void Unsubscribe(string prefix) => SetOption(SocketOption.Unsubscribe, prefix);
+
+    /// <summary>Closes the socket (<c>zmq_close</c>). Unsent messages linger in the background for <see cref="SocketOption.Linger"/>. Calling it again does nothing.</summary>
+    public void Dispose() => _handle.Dispose();
+
+    /// <inheritdoc />
+    public override string ToString() => IsDisposed ? $"{Type} socket (disposed)" : $"{Type} socket";
+
+    /// <summary>Adds a reference to the native socket for one call; throws <see cref="ObjectDisposedException"/> once disposed.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal nint Enter() => _handle.Enter(this);
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void Exit() => _handle.DangerousRelease();
+
+    internal SocketHandle Handle => _handle;
+
+    private enum EndpointAction { Bind, Connect, Unbind, Disconnect }
+
+    private unsafe void EndpointCall(string endpoint, EndpointAction action)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(endpoint);
+        using var text = new Utf8Z(endpoint);
+        nint socket = Enter();
+        try
+        {
+            fixed (byte* p = text.Bytes)
+            {
+                int rc = action switch
+                {
+                    EndpointAction.Bind => LibZmq.Bind(socket, p),
+                    EndpointAction.Connect => LibZmq.Connect(socket, p),
+                    EndpointAction.Unbind => LibZmq.Unbind(socket, p),
+                    _ => LibZmq.Disconnect(socket, p),
+                };
+                if (rc != 0)
+                {
+                    int errorNumber = LibZmq.Errno();
+                    ThrowHelper.ThrowZmq(errorNumber, $"{action} of the {Type} socket to '{endpoint}'");
+                }
+            }
+        }
+        finally
+        {
+            Exit();
+        }
+    }
+}

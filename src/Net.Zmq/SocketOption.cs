@@ -1,0 +1,170 @@
+namespace Net.Zmq;
+
+/// <summary>
+/// The stable socket options of libzmq 4.3, by .NET name, for <see cref="Socket.SetOption(SocketOption, int)"/>
+/// and <see cref="Socket.GetOption{T}(SocketOption)"/>. The value of each member is libzmq's option number.
+/// Times are milliseconds (or a <see cref="TimeSpan"/>); −1 means "infinite" where libzmq allows it.
+/// </summary>
+public enum SocketOption
+{
+    /// <summary>I/O thread affinity bitmask for new connections (ulong). ZMQ_AFFINITY.</summary>
+    Affinity = 4,
+    /// <summary>The socket's routing id, 1 to 255 bytes, not starting with a zero byte. ZMQ_ROUTING_ID.</summary>
+    RoutingId = 5,
+    /// <summary>Adds a message prefix filter on a SUB socket (bytes or string; write-only). ZMQ_SUBSCRIBE.</summary>
+    Subscribe = 6,
+    /// <summary>Removes a message prefix filter on a SUB socket (write-only). ZMQ_UNSUBSCRIBE.</summary>
+    Unsubscribe = 7,
+    /// <summary>Multicast data rate in kilobits per second (int). ZMQ_RATE.</summary>
+    Rate = 8,
+    /// <summary>Multicast recovery interval (milliseconds). ZMQ_RECOVERY_IVL.</summary>
+    RecoveryInterval = 9,
+    /// <summary>Kernel transmit buffer size in bytes; −1 keeps the OS default (int). ZMQ_SNDBUF.</summary>
+    SendBuffer = 11,
+    /// <summary>Kernel receive buffer size in bytes; −1 keeps the OS default (int). ZMQ_RCVBUF.</summary>
+    ReceiveBuffer = 12,
+    /// <summary>Whether more frames of the current message follow (bool, read-only). ZMQ_RCVMORE.</summary>
+    ReceiveMore = 13,
+    /// <summary>The file descriptor that signals socket events, edge-triggered (read-only; long). ZMQ_FD.</summary>
+    FileDescriptor = 14,
+    /// <summary>The socket's current <see cref="PollEvents"/> (int, read-only). ZMQ_EVENTS.</summary>
+    Events = 15,
+    /// <summary>The <see cref="SocketType"/> (int, read-only). ZMQ_TYPE.</summary>
+    Type = 16,
+    /// <summary>How long unsent messages are kept after the socket is closed (milliseconds; −1 = forever). ZMQ_LINGER.</summary>
+    Linger = 17,
+    /// <summary>Initial reconnection interval (milliseconds; −1 = no reconnection). ZMQ_RECONNECT_IVL.</summary>
+    ReconnectInterval = 18,
+    /// <summary>Maximum length of the queue of pending connections (int). ZMQ_BACKLOG.</summary>
+    Backlog = 19,
+    /// <summary>Maximum reconnection interval for exponential back-off (milliseconds; 0 = off). ZMQ_RECONNECT_IVL_MAX.</summary>
+    ReconnectIntervalMax = 21,
+    /// <summary>Largest inbound message accepted; larger ones disconnect the peer (long; −1 = no limit). ZMQ_MAXMSGSIZE.</summary>
+    MaxMessageSize = 22,
+    /// <summary>High water mark for outbound messages (int; 0 = no limit). ZMQ_SNDHWM.</summary>
+    SendHighWatermark = 23,
+    /// <summary>High water mark for inbound messages (int; 0 = no limit). ZMQ_RCVHWM.</summary>
+    ReceiveHighWatermark = 24,
+    /// <summary>Maximum network hops for multicast packets (int). ZMQ_MULTICAST_HOPS.</summary>
+    MulticastHops = 25,
+    /// <summary>Receive timeout (milliseconds; −1 = block forever). ZMQ_RCVTIMEO.</summary>
+    ReceiveTimeout = 27,
+    /// <summary>Send timeout (milliseconds; −1 = block forever). ZMQ_SNDTIMEO.</summary>
+    SendTimeout = 28,
+    /// <summary>IPv4 only (deprecated in libzmq; use <see cref="Ipv6"/>) (bool). ZMQ_IPV4ONLY.</summary>
+    Ipv4Only = 31,
+    /// <summary>The last endpoint bound or connected, with the real port after a wildcard bind (string, read-only). ZMQ_LAST_ENDPOINT.</summary>
+    LastEndpoint = 32,
+    /// <summary>ROUTER: fail sends to unknown peers with EHOSTUNREACH instead of dropping them (bool, write-only). ZMQ_ROUTER_MANDATORY.</summary>
+    RouterMandatory = 33,
+    /// <summary>SO_KEEPALIVE: −1 = OS default, 0 = off, 1 = on (int). ZMQ_TCP_KEEPALIVE.</summary>
+    TcpKeepalive = 34,
+    /// <summary>TCP_KEEPCNT; −1 = OS default (int). ZMQ_TCP_KEEPALIVE_CNT.</summary>
+    TcpKeepaliveCount = 35,
+    /// <summary>TCP_KEEPIDLE in seconds; −1 = OS default (int). ZMQ_TCP_KEEPALIVE_IDLE.</summary>
+    TcpKeepaliveIdle = 36,
+    /// <summary>TCP_KEEPINTVL in seconds; −1 = OS default (int). ZMQ_TCP_KEEPALIVE_INTVL.</summary>
+    TcpKeepaliveInterval = 37,
+    /// <summary>Adds an accepted-peer address filter (deprecated in libzmq; use ZAP) (string, write-only). ZMQ_TCP_ACCEPT_FILTER.</summary>
+    TcpAcceptFilter = 38,
+    /// <summary>Queue messages only to completed connections (bool). ZMQ_IMMEDIATE.</summary>
+    Immediate = 39,
+    /// <summary>XPUB: pass every subscription message upstream, not only new ones (bool, write-only). ZMQ_XPUB_VERBOSE.</summary>
+    XPubVerbose = 40,
+    /// <summary>ROUTER raw mode (deprecated in libzmq; use <see cref="SocketType.Stream"/>) (bool, write-only). ZMQ_ROUTER_RAW.</summary>
+    RouterRaw = 41,
+    /// <summary>Enables IPv6 on the socket (bool). ZMQ_IPV6.</summary>
+    Ipv6 = 42,
+    /// <summary>The active <see cref="SecurityMechanism"/> (int, read-only). ZMQ_MECHANISM.</summary>
+    Mechanism = 43,
+    /// <summary>Act as a PLAIN server (bool). ZMQ_PLAIN_SERVER.</summary>
+    PlainServer = 44,
+    /// <summary>PLAIN client user name (string). ZMQ_PLAIN_USERNAME.</summary>
+    PlainUsername = 45,
+    /// <summary>PLAIN client password (string). ZMQ_PLAIN_PASSWORD.</summary>
+    PlainPassword = 46,
+    /// <summary>Act as a CURVE server (bool). ZMQ_CURVE_SERVER.</summary>
+    CurveServer = 47,
+    /// <summary>CURVE long-term public key: 32 bytes, or 40 Z85 characters (read back as Z85 string or 32 bytes). ZMQ_CURVE_PUBLICKEY.</summary>
+    CurvePublicKey = 48,
+    /// <summary>CURVE long-term secret key: 32 bytes, or 40 Z85 characters. ZMQ_CURVE_SECRETKEY.</summary>
+    CurveSecretKey = 49,
+    /// <summary>The CURVE server's public key a client expects: 32 bytes, or 40 Z85 characters. ZMQ_CURVE_SERVERKEY.</summary>
+    CurveServerKey = 50,
+    /// <summary>Send an empty message on connect so ROUTER peers learn this socket (bool, write-only). ZMQ_PROBE_ROUTER.</summary>
+    ProbeRouter = 51,
+    /// <summary>REQ: match replies with requests (bool, write-only). ZMQ_REQ_CORRELATE.</summary>
+    RequestCorrelate = 52,
+    /// <summary>REQ: allow a new request before the reply arrived (bool, write-only). ZMQ_REQ_RELAXED.</summary>
+    RequestRelaxed = 53,
+    /// <summary>Keep only the last message in the queues (bool). ZMQ_CONFLATE.</summary>
+    Conflate = 54,
+    /// <summary>The ZAP domain used for authentication (string). ZMQ_ZAP_DOMAIN.</summary>
+    ZapDomain = 55,
+    /// <summary>ROUTER: a new connection with a taken routing id takes it over (bool, write-only). ZMQ_ROUTER_HANDOVER.</summary>
+    RouterHandover = 56,
+    /// <summary>IP type-of-service byte for outgoing packets (int). ZMQ_TOS.</summary>
+    TypeOfService = 57,
+    /// <summary>Accept only ipc peers with this process id (deprecated in libzmq; use ZAP) (int, write-only). ZMQ_IPC_FILTER_PID.</summary>
+    IpcFilterPid = 58,
+    /// <summary>Accept only ipc peers with this user id (deprecated in libzmq; use ZAP) (int, write-only). ZMQ_IPC_FILTER_UID.</summary>
+    IpcFilterUid = 59,
+    /// <summary>Accept only ipc peers with this group id (deprecated in libzmq; use ZAP) (int, write-only). ZMQ_IPC_FILTER_GID.</summary>
+    IpcFilterGid = 60,
+    /// <summary>ROUTER/STREAM: the routing id given to the peer of the next connect (bytes, write-only). ZMQ_CONNECT_ROUTING_ID.</summary>
+    ConnectRoutingId = 61,
+    /// <summary>Act as a GSSAPI server (bool). ZMQ_GSSAPI_SERVER.</summary>
+    GssapiServer = 62,
+    /// <summary>GSSAPI principal name (string). ZMQ_GSSAPI_PRINCIPAL.</summary>
+    GssapiPrincipal = 63,
+    /// <summary>GSSAPI service principal name (string). ZMQ_GSSAPI_SERVICE_PRINCIPAL.</summary>
+    GssapiServicePrincipal = 64,
+    /// <summary>GSSAPI without encryption (bool). ZMQ_GSSAPI_PLAINTEXT.</summary>
+    GssapiPlaintext = 65,
+    /// <summary>Maximum time for the ZMTP handshake (milliseconds; 0 = none). ZMQ_HANDSHAKE_IVL.</summary>
+    HandshakeInterval = 66,
+    /// <summary>SOCKS5 proxy address for TCP connections (string). ZMQ_SOCKS_PROXY.</summary>
+    SocksProxy = 68,
+    /// <summary>XPUB: block or fail sends at the high water mark instead of dropping (bool, write-only). ZMQ_XPUB_NODROP.</summary>
+    XPubNoDrop = 69,
+    /// <summary>XPUB: subscriptions are applied by the application (bool, write-only). ZMQ_XPUB_MANUAL.</summary>
+    XPubManual = 71,
+    /// <summary>XPUB: message sent to each new subscriber (bytes, write-only). ZMQ_XPUB_WELCOME_MSG.</summary>
+    XPubWelcomeMessage = 72,
+    /// <summary>STREAM: deliver connect and disconnect notifications (bool, write-only). ZMQ_STREAM_NOTIFY.</summary>
+    StreamNotify = 73,
+    /// <summary>SUB/XSUB/PUB/XPUB: invert prefix matching (bool). ZMQ_INVERT_MATCHING.</summary>
+    InvertMatching = 74,
+    /// <summary>Interval between ZMTP heartbeats (milliseconds; 0 = off). ZMQ_HEARTBEAT_IVL.</summary>
+    HeartbeatInterval = 75,
+    /// <summary>Time-to-live the peer should apply to heartbeats (milliseconds, deciseconds resolution). ZMQ_HEARTBEAT_TTL.</summary>
+    HeartbeatTtl = 76,
+    /// <summary>How long to wait for a heartbeat reply before closing the connection (milliseconds). ZMQ_HEARTBEAT_TIMEOUT.</summary>
+    HeartbeatTimeout = 77,
+    /// <summary>XPUB: pass every subscribe and unsubscribe message upstream (bool, write-only). ZMQ_XPUB_VERBOSER.</summary>
+    XPubVerboser = 78,
+    /// <summary>Timeout of a TCP connect() (milliseconds; 0 = OS default). ZMQ_CONNECT_TIMEOUT.</summary>
+    ConnectTimeout = 79,
+    /// <summary>TCP_USER_TIMEOUT: maximum retransmission time (milliseconds; 0 = OS default). ZMQ_TCP_MAXRT.</summary>
+    TcpMaxRetransmitTimeout = 80,
+    /// <summary>Whether the socket is thread-safe (bool, read-only). ZMQ_THREAD_SAFE.</summary>
+    ThreadSafe = 81,
+    /// <summary>Maximum multicast transport data unit in bytes (int). ZMQ_MULTICAST_MAXTPDU.</summary>
+    MulticastMaxTpdu = 84,
+    /// <summary>VMCI buffer size (ulong; only where libzmq was built with VMCI). ZMQ_VMCI_BUFFER_SIZE.</summary>
+    VmciBufferSize = 85,
+    /// <summary>VMCI minimum buffer size (ulong; only with VMCI). ZMQ_VMCI_BUFFER_MIN_SIZE.</summary>
+    VmciBufferMinSize = 86,
+    /// <summary>VMCI maximum buffer size (ulong; only with VMCI). ZMQ_VMCI_BUFFER_MAX_SIZE.</summary>
+    VmciBufferMaxSize = 87,
+    /// <summary>VMCI connect timeout (milliseconds; only with VMCI). ZMQ_VMCI_CONNECT_TIMEOUT.</summary>
+    VmciConnectTimeout = 88,
+    /// <summary>Use this pre-opened listening file descriptor for the next bind (int; −1 = off). ZMQ_USE_FD.</summary>
+    UseFd = 89,
+    /// <summary>Name type of <see cref="GssapiPrincipal"/> (int). ZMQ_GSSAPI_PRINCIPAL_NAMETYPE.</summary>
+    GssapiPrincipalNameType = 90,
+    /// <summary>Name type of <see cref="GssapiServicePrincipal"/> (int). ZMQ_GSSAPI_SERVICE_PRINCIPAL_NAMETYPE.</summary>
+    GssapiServicePrincipalNameType = 91,
+    /// <summary>Bind the underlying sockets to this network interface, SO_BINDTODEVICE (string). ZMQ_BINDTODEVICE.</summary>
+    BindToDevice = 92,
+}
