@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.CompilerServices;
 using System.Text;
 using Net.Zmq.Internal;
 using Net.Zmq.Interop;
@@ -175,10 +176,11 @@ public sealed partial class Socket
     {
         SocketOptionInfo info = ExpectReadable(option);
         OptionKind kind = info.Kind;
+        // Unsafe.As instead of (T)(object) so that no value is boxed, even before the JIT optimises this method.
         if (typeof(T) == typeof(int) && kind is OptionKind.Int32 or OptionKind.Milliseconds)
         {
             int value = ReadInt32(option);
-            return (T)(object)value;
+            return Unsafe.As<int, T>(ref value);
         }
 
         if (typeof(T) == typeof(long) && kind is OptionKind.Int32 or OptionKind.Milliseconds or OptionKind.Int64 or OptionKind.FileDescriptor)
@@ -189,28 +191,32 @@ public sealed partial class Socket
                 OptionKind.FileDescriptor => ReadFileDescriptor(),
                 _ => ReadInt32(option),
             };
-            return (T)(object)value;
+            return Unsafe.As<long, T>(ref value);
         }
 
         if (typeof(T) == typeof(nint) && kind == OptionKind.FileDescriptor)
         {
-            return (T)(object)(nint)ReadFileDescriptor();
+            nint value = (nint)ReadFileDescriptor();
+            return Unsafe.As<nint, T>(ref value);
         }
 
         if (typeof(T) == typeof(ulong) && kind == OptionKind.UInt64)
         {
-            return (T)(object)(ulong)ReadInt64(option);
+            ulong value = (ulong)ReadInt64(option);
+            return Unsafe.As<ulong, T>(ref value);
         }
 
         if (typeof(T) == typeof(bool) && kind == OptionKind.Boolean)
         {
-            return (T)(object)(ReadInt32(option) != 0);
+            bool value = ReadInt32(option) != 0;
+            return Unsafe.As<bool, T>(ref value);
         }
 
         if (typeof(T) == typeof(TimeSpan) && kind == OptionKind.Milliseconds)
         {
             int ms = ReadInt32(option);
-            return (T)(object)(ms < 0 ? Timeout.InfiniteTimeSpan : TimeSpan.FromMilliseconds(ms));
+            TimeSpan value = ms < 0 ? Timeout.InfiniteTimeSpan : TimeSpan.FromMilliseconds(ms);
+            return Unsafe.As<TimeSpan, T>(ref value);
         }
 
         if (typeof(T) == typeof(string) && kind is OptionKind.String or OptionKind.Binary or OptionKind.CurveKey)

@@ -64,11 +64,11 @@ public sealed partial class Socket : IDisposable
     public string LastEndpoint => GetOption<string>(SocketOption.LastEndpoint);
 
     /// <summary>Whether more frames of the message being received follow (<see cref="SocketOption.ReceiveMore"/>).</summary>
-    public bool HasMore => GetOption<bool>(SocketOption.ReceiveMore);
+    public bool HasMore => ReadInt32(SocketOption.ReceiveMore) != 0;
 
     /// <summary>The socket's current readiness (<see cref="SocketOption.Events"/>).</summary>
     /// <remarks>Reading it can consume the edge of <see cref="SocketOption.FileDescriptor"/>; re-check before waiting on that descriptor.</remarks>
-    public PollEvents Events => (PollEvents)GetOption<int>(SocketOption.Events);
+    public PollEvents Events => (PollEvents)ReadInt32(SocketOption.Events);
 
     /// <summary>Accepts connections on <paramref name="endpoint"/> (<c>zmq_bind</c>), e.g. <c>tcp://127.0.0.1:*</c>, <c>ipc:///tmp/feed</c>, <c>inproc://name</c>.</summary>
     /// <exception cref="ArgumentException">The endpoint is null or empty.</exception>
