@@ -1,0 +1,188 @@
+using System.Net.Sockets;
+using Net.Zmq.Monitoring;
+
+namespace Net.Zmq.Tests.Monitoring;
+
+public sealed class SocketMonitorTests : IDisposable
+{
+    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(5);
+    private readonly Context _context = new();
+
+    public void Dispose() => _context.Dispose();
+
+    [Fact]
+    public void Bind_connect_and_handshake_are_reported_on_both_sides()
+    {
+        using var server = new Socket(_context, SocketType.Router);
+        using var client = new Socket(_context, SocketType.Dealer);
+        using var serverEvents = new SocketMonitor(server);
+        using var clientEvents = new SocketMonitor(client);
+
+        server.Bind("tcp://127.0.0.1:*");
+        string endpoint = server.LastEndpoint;
+        SocketMonitorEvent listening = serverEvents.WaitFor(SocketEvents.Listening, Timeout);
+        Assert.Equal(endpoint, listening.Endpoint);
+        Assert.True(listening.Value > 0, "Listening carries the listener's file descriptor");
+
+        client.Connect(endpoint);
+        Assert.Equal(endpoint, clientEvents.WaitFor(SocketEvents.Connected, Timeout).Endpoint);
+        Assert.Equal(SocketEvents.HandshakeSucceeded, clientEvents.WaitFor(SocketEvents.HandshakeSucceeded, Timeout).Event);
+        Assert.True(serverEvents.WaitFor(SocketEvents.Accepted, Timeout).Value > 0);
+        Assert.Equal(SocketEvents.HandshakeSucceeded, serverEvents.WaitFor(SocketEvents.HandshakeSucceeded, Timeout).Event);
+    }
+
+    [Fact]
+    public void A_peer_going_away_is_reported_as_Disconnected()
+    {
+        using var server = new Socket(_context, SocketType.Router);
+        using var serverEvents = new SocketMonitor(server);
+        server.Bind("tcp://127.0.0.1:*");
+        var client = new Socket(_context, SocketType.Dealer);
+        client.Connect(server.LastEndpoint);
+        serverEvents.WaitFor(SocketEvents.HandshakeSucceeded, Timeout);
+
+        client.Dispose();
+
+        SocketMonitorEvent disconnected = serverEvents.WaitFor(SocketEvents.Disconnected, Timeout);
+        Assert.StartsWith("tcp://127.0.0.1:", disconnected.Endpoint);
+    }
+
+    [Fact]
+    public void Connecting_to_nobody_is_reported_as_retried()
+    {
+        using var probe = new Socket(_context, SocketType.Router);
+        probe.Bind("tcp://127.0.0.1:*");
+        string unused = probe.LastEndpoint;
+        probe.Unbind(unused); // a port that was free a moment ago and has no listener now
+
+        using var client = new Socket(_context, SocketType.Dealer);
+        client.SetOption(SocketOption.ReconnectInterval, 10);
+        using var clientEvents = new SocketMonitor(client, SocketEvents.ConnectRetried | SocketEvents.ConnectDelayed);
+        client.Connect(unused);
+
+        SocketMonitorEvent retried = clientEvents.WaitFor(SocketEvents.ConnectRetried, Timeout);
+        Assert.Equal(unused, retried.Endpoint);
+        Assert.True(retried.Value >= 10, "ConnectRetried carries the reconnect interval");
+    }
+
+    [Fact]
+    public void Binding_an_address_in_use_is_reported_as_BindFailed()
+    {
+        using var first = new Socket(_context, SocketType.Router);
+        first.Bind("tcp://127.0.0.1:*");
+        using var second = new Socket(_context, SocketType.Router);
+        using var events = new SocketMonitor(second);
+
+        var ex = Assert.Throws<ZmqException>(() => second.Bind(first.LastEndpoint));
+        Assert.Equal(ZmqError.EADDRINUSE, ex.ErrorNumber);
+
+        SocketMonitorEvent failed = events.WaitFor(SocketEvents.BindFailed, Timeout);
+        Assert.Equal(ZmqError.EADDRINUSE, failed.Value);
+    }
+
+    [Fact]
+    public void Unbinding_closes_the_listener()
+    {
+        using var server = new Socket(_context, SocketType.Router);
+        using var events = new SocketMonitor(server);
+        server.Bind("tcp://127.0.0.1:*");
+        int listener = events.WaitFor(SocketEvents.Listening, Timeout).Value;
+
+        server.Unbind(server.LastEndpoint);
+
+        Assert.Equal(listener, events.WaitFor(SocketEvents.Closed, Timeout).Value);
+    }
+
+    [Fact]
+    public void A_security_mechanism_mismatch_is_reported_as_a_failed_handshake()
+    {
+        using var server = new Socket(_context, SocketType.Router);
+        server.SetOption(SocketOption.PlainServer, true);
+        using var serverEvents = new SocketMonitor(server);
+        server.Bind("tcp://127.0.0.1:*");
+        using var client = new Socket(_context, SocketType.Dealer); // NULL mechanism
+        client.Connect(server.LastEndpoint);
+
+        SocketMonitorEvent failed = serverEvents.WaitFor(
+            SocketEvents.HandshakeFailedProtocol | SocketEvents.HandshakeFailedNoDetail | SocketEvents.HandshakeSucceeded, Timeout);
+        Assert.Equal(SocketEvents.HandshakeFailedProtocol, failed.Event);
+        Assert.Equal(0x11000002, failed.Value); // ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH
+    }
+
+    [Fact]
+    public void Garbage_instead_of_a_greeting_fails_the_handshake_and_the_server_keeps_serving()
+    {
+        using var server = new Socket(_context, SocketType.Pull);
+        server.SetOption(SocketOption.ReceiveTimeout, 5000);
+        server.SetOption(SocketOption.HandshakeInterval, 200); // a peer that never completes the greeting is dropped
+        using var serverEvents = new SocketMonitor(server);
+        server.Bind("tcp://127.0.0.1:*");
+        var uri = new Uri(server.LastEndpoint);
+
+        using (var raw = new TcpClient())
+        {
+            raw.Connect("127.0.0.1", uri.Port);
+            raw.GetStream().Write(new byte[64].Select((_, i) => (byte)(0xA5 ^ i)).ToArray());
+            SocketMonitorEvent failed = serverEvents.WaitFor(
+                SocketEvents.HandshakeFailedProtocol | SocketEvents.HandshakeFailedNoDetail | SocketEvents.Disconnected, Timeout);
+            Assert.NotEqual(SocketEvents.HandshakeSucceeded, failed.Event);
+        }
+
+        using var good = new Socket(_context, SocketType.Push);
+        good.Connect(server.LastEndpoint);
+        good.Send("still serving");
+        Assert.Equal("still serving", server.RecvString());
+    }
+
+    [Fact]
+    public void Stopping_reports_MonitorStopped()
+    {
+        using var socket = new Socket(_context, SocketType.Dealer);
+        using var events = new SocketMonitor(socket);
+
+        socket.StopMonitor();
+
+        Assert.Equal(SocketEvents.MonitorStopped, events.WaitFor(SocketEvents.MonitorStopped, Timeout).Event);
+    }
+
+    [Fact]
+    public void TryReceive_returns_false_when_nothing_happens()
+    {
+        using var socket = new Socket(_context, SocketType.Dealer);
+        using var events = new SocketMonitor(socket);
+
+        Assert.False(events.TryReceive(out _, TimeSpan.FromMilliseconds(20)));
+    }
+
+    [Fact]
+    public void Monitoring_a_disposed_socket_throws_ObjectDisposedException()
+    {
+        var socket = new Socket(_context, SocketType.Dealer);
+        socket.Dispose();
+
+        Assert.Throws<ObjectDisposedException>(() => new SocketMonitor(socket));
+        Assert.Throws<ObjectDisposedException>(() => socket.Monitor("inproc://nowhere"));
+    }
+
+    [Fact]
+    public void Monitor_endpoint_must_be_inproc()
+    {
+        using var socket = new Socket(_context, SocketType.Dealer);
+
+        var ex = Assert.Throws<ZmqException>(() => socket.Monitor("tcp://127.0.0.1:5"));
+        Assert.Equal(ZmqError.EPROTONOSUPPORT, ex.ErrorNumber);
+        Assert.Throws<ArgumentException>(() => socket.Monitor(""));
+    }
+
+    [Fact]
+    public void Disposing_the_monitor_after_its_socket_is_harmless()
+    {
+        var socket = new Socket(_context, SocketType.Dealer);
+        var events = new SocketMonitor(socket);
+        socket.Dispose();
+
+        events.Dispose();
+        events.Dispose();
+        Assert.Throws<ObjectDisposedException>(() => events.TryReceive(out _, TimeSpan.Zero));
+    }
+}
