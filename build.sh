@@ -2,6 +2,7 @@
 # Net.Zmq's one entry point.
 #   ./build.sh          set up (libzmq, restore), build Release, run the demo
 #   ./build.sh test     set up, build, run the whole test suite
+#   ./build.sh pack     set up, build, write Net.Zmq.<version>.nupkg (+ .snupkg) to artifacts/packages
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -68,12 +69,18 @@ case "$command" in
         log "running the tests"
         run_tests
         ;;
+    pack)
+        setup
+        log "packing Net.Zmq"
+        dotnet pack src/Net.Zmq/Net.Zmq.csproj -c "$configuration" --no-build -nologo -o artifacts/packages
+        ls -1 artifacts/packages
+        ;;
     -h|--help|help)
-        sed -n '2,4p' "$0"
+        sed -n '2,5p' "$0"
         ;;
     *)
         echo "unknown command '$command'" >&2
-        sed -n '2,4p' "$0" >&2
+        sed -n '2,5p' "$0" >&2
         exit 2
         ;;
 esac
