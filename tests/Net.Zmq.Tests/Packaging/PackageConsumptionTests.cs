@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.IO.Compression;
 
 namespace Net.Zmq.Tests.Packaging;
@@ -18,7 +17,7 @@ public sealed class PackageConsumptionTests : IDisposable
     public void A_fresh_console_project_runs_a_request_reply_round_trip_from_the_package()
     {
         string feed = Path.Combine(_work, "feed");
-        Run(RepositoryPaths.Root, "pack", "src/Net.Zmq/Net.Zmq.csproj", "-c", "Release", "-o", feed, $"-p:PackageVersion={Version}");
+        DotnetCli.Run(RepositoryPaths.Root, _work, "pack", "src/Net.Zmq/Net.Zmq.csproj", "-c", "Release", "-o", feed, $"-p:PackageVersion={Version}");
 
         string package = Path.Combine(feed, $"Net.Zmq.{Version}.nupkg");
         Assert.True(File.Exists(Path.Combine(feed, $"Net.Zmq.{Version}.snupkg")), "symbols package");
@@ -69,44 +68,8 @@ public sealed class PackageConsumptionTests : IDisposable
             Console.WriteLine($"reply: {client.RecvString()}");
             """);
 
-        string output = Run(app, "run", "-c", "Release");
+        string output = DotnetCli.Run(app, _work, "run", "-c", "Release");
 
         Assert.Contains("reply: hello world", output);
-    }
-
-    private string Run(string directory, params string[] arguments)
-    {
-        var start = new ProcessStartInfo("dotnet")
-        {
-            WorkingDirectory = directory,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-        };
-        foreach (string argument in arguments.Append("--disable-build-servers"))
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        // A package cache of its own, and no settings inherited from the test host's build.
-        start.Environment["NUGET_PACKAGES"] = Path.Combine(_work, "packages");
-        start.Environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1";
-        start.Environment["DOTNET_NOLOGO"] = "1";
-        start.Environment.Remove("MSBuildExtensionsPath");
-        start.Environment.Remove("MSBUILD_EXE_PATH");
-        start.Environment.Remove("MSBuildSDKsPath");
-
-        using Process process = Process.Start(start)!;
-        Task<string> stdout = process.StandardOutput.ReadToEndAsync();
-        Task<string> stderr = process.StandardError.ReadToEndAsync();
-        bool exited = process.WaitForExit(TimeSpan.FromMinutes(4));
-        if (!exited)
-        {
-            process.Kill(entireProcessTree: true);
-        }
-
-        string output = stdout.Result + stderr.Result;
-        Assert.True(exited, $"dotnet {string.Join(' ', arguments)} did not finish:\n{output}");
-        Assert.True(process.ExitCode == 0, $"dotnet {string.Join(' ', arguments)} exited {process.ExitCode}:\n{output}");
-        return output;
     }
 }
