@@ -125,8 +125,25 @@ public sealed class ZapAuthenticator : IDisposable
         finally
         {
             poller.Dispose();
+            ReleaseEndpoint();
             _handler.Dispose();
             _stopReceiver.Dispose();
+        }
+    }
+
+    /// <summary>
+    /// Unbinds the ZAP endpoint before closing: a close releases an inproc endpoint only later, on libzmq's
+    /// reaper thread, and a new authenticator created right after Dispose must be able to bind it.
+    /// </summary>
+    private void ReleaseEndpoint()
+    {
+        try
+        {
+            _handler.Unbind(Endpoint);
+        }
+        catch (ZmqException)
+        {
+            // Context terminated: the endpoint goes with it.
         }
     }
 
