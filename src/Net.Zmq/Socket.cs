@@ -47,7 +47,15 @@ public sealed partial class Socket : IDisposable
         Type = type;
         if (context.DefaultLingerMilliseconds >= 0)
         {
-            SetOption(SocketOption.Linger, context.DefaultLingerMilliseconds);
+            try
+            {
+                SetOption(SocketOption.Linger, context.DefaultLingerMilliseconds);
+            }
+            catch
+            {
+                handle.Dispose();
+                throw;
+            }
         }
     }
 

@@ -11,7 +11,6 @@ public class ZmqException : Exception
         : base(message)
     {
         ErrorNumber = errorNumber;
-        HResult = errorNumber;
     }
 
     /// <summary>Creates an exception for <paramref name="errorNumber"/> with the given message and inner exception.</summary>
@@ -19,7 +18,6 @@ public class ZmqException : Exception
         : base(message, innerException)
     {
         ErrorNumber = errorNumber;
-        HResult = errorNumber;
     }
 
     /// <summary>The error number libzmq reported (errno), as it is on this operating system.</summary>
