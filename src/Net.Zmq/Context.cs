@@ -17,6 +17,7 @@ public sealed class Context : IDisposable
 {
     private static readonly TimeSpan s_oneSecond = TimeSpan.FromSeconds(1);
     private readonly ContextHandle _handle;
+    private volatile bool _disposed;
     private int _defaultLingerMs = (int)s_oneSecond.TotalMilliseconds;
 
     /// <summary>Creates a context with libzmq's defaults (one I/O thread, 1023 sockets).</summary>
@@ -91,7 +92,17 @@ public sealed class Context : IDisposable
 
     internal int DefaultLingerMilliseconds => _defaultLingerMs;
 
-    internal ContextHandle Handle => _handle;
+    internal ContextHandle Handle
+    {
+        get
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            return _handle;
+        }
+    }
+
+    /// <summary>Whether <see cref="Dispose"/> has been called.</summary>
+    public bool IsDisposed => _disposed;
 
     /// <summary>Sets an integer context option (<c>zmq_ctx_set</c>).</summary>
     /// <exception cref="ArgumentException">The option is read-only or boolean (use the <see cref="bool"/> overload).</exception>
@@ -135,7 +146,7 @@ public sealed class Context : IDisposable
             ThrowHelper.ThrowArgument($"The context option {option} is write-only.", nameof(option));
         }
 
-        nint context = _handle.Enter(this);
+        nint context = Enter();
         try
         {
             // zmq_ctx_get fails only for unknown options, which Describe has ruled out; -1 is a real value
@@ -154,7 +165,7 @@ public sealed class Context : IDisposable
     /// </summary>
     public void Shutdown()
     {
-        nint context = _handle.Enter(this);
+        nint context = Enter();
         try
         {
             LibZmq.CtxShutdown(context);
@@ -172,26 +183,25 @@ public sealed class Context : IDisposable
     /// </summary>
     public void Dispose()
     {
-        if (_handle.IsClosed)
+        if (_disposed)
         {
             return;
         }
 
-        try
-        {
-            Shutdown();
-        }
-        catch (ObjectDisposedException)
-        {
-            return;
-        }
-
+        Shutdown();
+        _disposed = true;
         _handle.DisposeAndTerminateInline();
+    }
+
+    private nint Enter()
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        return _handle.Enter(this);
     }
 
     private void SetNative(ContextOption option, int native, int value)
     {
-        nint context = _handle.Enter(this);
+        nint context = Enter();
         try
         {
             if (LibZmq.CtxSet(context, native, value) != 0)

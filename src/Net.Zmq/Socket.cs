@@ -13,6 +13,10 @@ public sealed partial class Socket : IDisposable
 {
     private readonly SocketHandle _handle;
 
+    // SafeHandle.Dispose only marks the handle closed once no call holds it any more, so this flag is what
+    // makes every call after Dispose fail, even while a Poller, a proxy or another thread still holds the handle.
+    private volatile bool _disposed;
+
     /// <summary>Creates a socket of <paramref name="type"/> in <paramref name="context"/>, with the context's <see cref="Context.DefaultLinger"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="context"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="type"/> is not a <see cref="SocketType"/>.</exception>
@@ -66,7 +70,7 @@ public sealed partial class Socket : IDisposable
     public SocketType Type { get; }
 
     /// <summary>Whether <see cref="Dispose"/> has been called.</summary>
-    public bool IsDisposed => _handle.IsClosed;
+    public bool IsDisposed => _disposed;
 
     /// <summary>The last endpoint bound or connected, with the real port after binding <c>tcp://host:*</c>.</summary>
     public string LastEndpoint => GetOption<string>(SocketOption.LastEndpoint);
@@ -109,14 +113,26 @@ public sealed partial class Socket : IDisposable
     public void Unsubscribe(string prefix) => SetOption(SocketOption.Unsubscribe, prefix);
 
     /// <summary>Closes the socket (<c>zmq_close</c>). Unsent messages linger in the background for <see cref="SocketOption.Linger"/>. Calling it again does nothing.</summary>
-    public void Dispose() => _handle.Dispose();
+    public void Dispose()
+    {
+        _disposed = true;
+        _handle.Dispose();
+    }
 
     /// <inheritdoc />
     public override string ToString() => IsDisposed ? $"{Type} socket (disposed)" : $"{Type} socket";
 
     /// <summary>Adds a reference to the native socket for one call; throws <see cref="ObjectDisposedException"/> once disposed.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal nint Enter() => _handle.Enter(this);
+    internal nint Enter()
+    {
+        if (_disposed)
+        {
+            ThrowHelper.ThrowObjectDisposed(this);
+        }
+
+        return _handle.Enter(this);
+    }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal void Exit() => _handle.DangerousRelease();
