@@ -92,14 +92,9 @@ public static class Curve
                 $"A CURVE key in text form is {KeyTextLength} Z85 characters; {key.Length} characters were given.", paramName);
         }
 
-        try
-        {
-            return Z85.Decode(key);
-        }
-        catch (ArgumentException e)
-        {
-            throw new ArgumentException($"The CURVE key is not valid Z85 text: {e.Message}", paramName, e);
-        }
+        byte[] bytes = new byte[KeyLength];
+        Z85.Decode(key, bytes, paramName);
+        return bytes;
     }
 
     private static unsafe void DerivePublicKeyText(ReadOnlySpan<byte> secretKey, Span<char> publicText)

@@ -129,7 +129,7 @@ public static class Z85
         }
 
         byte[] data = GC.AllocateUninitializedArray<byte>(length);
-        DecodeCore(text, data);
+        DecodeCore(text, data, nameof(text));
         return data;
     }
 
@@ -150,9 +150,13 @@ public static class Z85
                 nameof(destination));
         }
 
-        DecodeCore(text, destination[..length]);
+        DecodeCore(text, destination[..length], nameof(text));
         return length;
     }
+
+    /// <summary>Decodes text already known to be a multiple of 5 characters long; errors name <paramref name="paramName"/>.</summary>
+    internal static void Decode(ReadOnlySpan<char> text, Span<byte> destination, string paramName) =>
+        DecodeCore(text, destination, paramName);
 
     private static int GetEncodedLength(int byteCount, string paramName)
     {
@@ -196,7 +200,7 @@ public static class Z85
         }
     }
 
-    private static void DecodeCore(ReadOnlySpan<char> text, Span<byte> destination)
+    private static void DecodeCore(ReadOnlySpan<char> text, Span<byte> destination, string paramName)
     {
         byte[] values = s_values;
         int b = 0;
@@ -210,7 +214,7 @@ public static class Z85
                 byte digit = ch < values.Length ? values[ch] : Invalid;
                 if (digit == Invalid)
                 {
-                    ThrowInvalidCharacter(ch, i + k);
+                    ThrowInvalidCharacter(ch, i + k, paramName);
                 }
 
                 value = (value * 85) + digit;
@@ -218,7 +222,7 @@ public static class Z85
 
             if (value > uint.MaxValue)
             {
-                ThrowGroupOverflow(group, i);
+                ThrowGroupOverflow(group, i, paramName);
             }
 
             BinaryPrimitives.WriteUInt32BigEndian(destination.Slice(b, 4), (uint)value);
@@ -226,17 +230,17 @@ public static class Z85
         }
     }
 
-    private static void ThrowInvalidCharacter(char ch, int position)
+    private static void ThrowInvalidCharacter(char ch, int position, string paramName)
     {
         string shown = char.IsControl(ch) || char.IsWhiteSpace(ch) || char.IsSurrogate(ch) ? "" : $"'{ch}' ";
         ThrowHelper.ThrowArgument(
-            $"The character {shown}(U+{(int)ch:X4}) at position {position} is not in the Z85 alphabet.", "text");
+            $"The character {shown}(U+{(int)ch:X4}) at position {position} is not in the Z85 alphabet.", paramName);
     }
 
-    private static void ThrowGroupOverflow(ReadOnlySpan<char> group, int position) =>
+    private static void ThrowGroupOverflow(ReadOnlySpan<char> group, int position, string paramName) =>
         ThrowHelper.ThrowArgument(
             $"The Z85 group \"{group}\" at position {position} stands for a value above 2^32-1, so it does not encode 4 bytes.",
-            "text");
+            paramName);
 
     private static byte[] BuildValues()
     {

@@ -105,6 +105,8 @@ public class CurveTests
 
         var error = Assert.Throws<ArgumentException>(() => Curve.DerivePublicKey(secretKey));
 
+        Assert.Contains("'~'", error.Message);
+        Assert.Contains("position 0", error.Message);
         Assert.Contains("Z85", error.Message);
         Assert.Equal("secretKey", error.ParamName);
     }
