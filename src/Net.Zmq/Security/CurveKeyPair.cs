@@ -1,0 +1,44 @@
+namespace Net.Zmq.Security;
+
+/// <summary>
+/// A CURVE long-term key pair: a public key to share and a secret key to keep. Immutable; the keys are held as
+/// 40-character Z85 text and offered as 32-byte arrays too. <see cref="ToString"/> never shows the secret key.
+/// </summary>
+public sealed class CurveKeyPair
+{
+    private readonly byte[] _publicKey;
+    private readonly byte[] _secretKey;
+
+    /// <summary>Creates a key pair from keys in Z85 text, for example read from a configuration file.</summary>
+    /// <remarks>Only the format is checked; use <see cref="FromSecretKey(string)"/> to be sure the two keys belong together.</remarks>
+    /// <exception cref="ArgumentNullException">A key is null.</exception>
+    /// <exception cref="ArgumentException">A key is not 40 characters of valid Z85 text.</exception>
+    public CurveKeyPair(string publicKey, string secretKey)
+    {
+        _publicKey = Curve.DecodeKey(publicKey, nameof(publicKey));
+        _secretKey = Curve.DecodeKey(secretKey, nameof(secretKey));
+        PublicKey = publicKey;
+        SecretKey = secretKey;
+    }
+
+    /// <summary>The public key as 40 characters of Z85 text: give it to peers (a client needs the server's).</summary>
+    public string PublicKey { get; }
+
+    /// <summary>The secret key as 40 characters of Z85 text: keep it private.</summary>
+    public string SecretKey { get; }
+
+    /// <summary>A new copy of the 32-byte public key.</summary>
+    public byte[] PublicKeyBytes => (byte[])_publicKey.Clone();
+
+    /// <summary>A new copy of the 32-byte secret key.</summary>
+    public byte[] SecretKeyBytes => (byte[])_secretKey.Clone();
+
+    /// <summary>Builds the key pair that belongs to <paramref name="secretKey"/> (Z85 text), deriving its public key (<c>zmq_curve_public</c>).</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="secretKey"/> is null.</exception>
+    /// <exception cref="ArgumentException"><paramref name="secretKey"/> is not 40 characters of valid Z85 text.</exception>
+    /// <exception cref="NotSupportedException">The loaded libzmq was built without CURVE.</exception>
+    public static CurveKeyPair FromSecretKey(string secretKey) => new(Curve.DerivePublicKey(secretKey), secretKey);
+
+    /// <summary>Describes the pair by its public key only; the secret key is never shown.</summary>
+    public override string ToString() => $"CURVE key pair (public key {PublicKey})";
+}

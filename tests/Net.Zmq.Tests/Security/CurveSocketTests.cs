@@ -1,0 +1,104 @@
+using Net.Zmq.Security;
+
+namespace Net.Zmq.Tests.Security;
+
+public sealed class CurveSocketTests : IDisposable
+{
+    private readonly Context _context = new() { DefaultLinger = TimeSpan.Zero };
+    private readonly CurveKeyPair _serverKeys = Curve.GenerateKeyPair();
+    private readonly CurveKeyPair _clientKeys = Curve.GenerateKeyPair();
+
+    public void Dispose() => _context.Dispose();
+
+    [Fact]
+    public void Curve_client_and_server_exchange_messages_both_ways()
+    {
+        using var server = new Socket(_context, SocketType.Rep);
+        using var client = new Socket(_context, SocketType.Req);
+        server.MakeCurveServer(_serverKeys.SecretKey);
+        client.MakeCurveClient(_clientKeys, _serverKeys.PublicKey);
+        server.SetOption(SocketOption.ReceiveTimeout, 5000);
+        client.SetOption(SocketOption.ReceiveTimeout, 5000);
+        server.Bind("tcp://127.0.0.1:*");
+        client.Connect(server.LastEndpoint);
+
+        client.Send("hello over curve");
+        Assert.Equal("hello over curve", server.RecvString());
+        server.Send("welcome");
+        Assert.Equal("welcome", client.RecvString());
+    }
+
+    [Fact]
+    public void Make_curve_server_sets_the_server_flag_and_both_keys()
+    {
+        using var server = new Socket(_context, SocketType.Router);
+
+        server.MakeCurveServer(_serverKeys);
+
+        Assert.Equal((int)SecurityMechanism.Curve, server.GetOption<int>(SocketOption.Mechanism));
+        Assert.True(server.GetOption<bool>(SocketOption.CurveServer));
+        Assert.Equal(_serverKeys.SecretKey, server.GetOption<string>(SocketOption.CurveSecretKey));
+        Assert.Equal(_serverKeys.PublicKey, server.GetOption<string>(SocketOption.CurvePublicKey));
+    }
+
+    [Fact]
+    public void Make_curve_client_sets_the_server_key_and_the_client_keys()
+    {
+        using var client = new Socket(_context, SocketType.Dealer);
+
+        client.MakeCurveClient(_clientKeys, _serverKeys.PublicKey);
+
+        Assert.Equal((int)SecurityMechanism.Curve, client.GetOption<int>(SocketOption.Mechanism));
+        Assert.False(client.GetOption<bool>(SocketOption.CurveServer));
+        Assert.Equal(_serverKeys.PublicKey, client.GetOption<string>(SocketOption.CurveServerKey));
+        Assert.Equal(_clientKeys.PublicKey, client.GetOption<string>(SocketOption.CurvePublicKey));
+        Assert.Equal(_clientKeys.SecretKey, client.GetOption<string>(SocketOption.CurveSecretKey));
+    }
+
+    [Fact]
+    public void A_client_with_the_wrong_server_key_gets_nothing_through_while_a_right_one_does()
+    {
+        using var server = new Socket(_context, SocketType.Pull);
+        using var intruder = new Socket(_context, SocketType.Push);
+        using var friend = new Socket(_context, SocketType.Push);
+        server.MakeCurveServer(_serverKeys);
+        intruder.MakeCurveClient(_clientKeys, Curve.GenerateKeyPair().PublicKey);
+        friend.MakeCurveClient(_clientKeys, _serverKeys.PublicKey);
+        server.SetOption(SocketOption.ReceiveTimeout, 5000);
+        server.Bind("tcp://127.0.0.1:*");
+        intruder.Connect(server.LastEndpoint);
+        intruder.Send("intruder");
+        friend.Connect(server.LastEndpoint);
+        friend.Send("friend");
+
+        Assert.Equal("friend", server.RecvString());
+        server.SetOption(SocketOption.ReceiveTimeout, 300);
+        var error = Assert.Throws<ZmqException>(() => server.RecvString());
+        Assert.Equal(ZmqError.EAGAIN, error.ErrorNumber);
+    }
+
+    [Fact]
+    public void Curve_helpers_validate_their_arguments_before_changing_the_socket()
+    {
+        using var socket = new Socket(_context, SocketType.Dealer);
+
+        Assert.Throws<ArgumentNullException>(() => socket.MakeCurveServer((string)null!));
+        Assert.Throws<ArgumentNullException>(() => socket.MakeCurveServer((CurveKeyPair)null!));
+        Assert.Throws<ArgumentException>(() => socket.MakeCurveServer("too short"));
+        Assert.Throws<ArgumentNullException>(() => socket.MakeCurveClient(null!, _serverKeys.PublicKey));
+        Assert.Throws<ArgumentNullException>(() => socket.MakeCurveClient(_clientKeys, null!));
+        Assert.Throws<ArgumentException>(() => socket.MakeCurveClient(_clientKeys, new string('~', 40)));
+
+        Assert.Equal((int)SecurityMechanism.Null, socket.GetOption<int>(SocketOption.Mechanism));
+    }
+
+    [Fact]
+    public void Curve_helpers_on_a_disposed_socket_throw_ObjectDisposedException()
+    {
+        var socket = new Socket(_context, SocketType.Dealer);
+        socket.Dispose();
+
+        Assert.Throws<ObjectDisposedException>(() => socket.MakeCurveServer(_serverKeys));
+        Assert.Throws<ObjectDisposedException>(() => socket.MakeCurveClient(_clientKeys, _serverKeys.PublicKey));
+    }
+}
