@@ -16,6 +16,8 @@ public static class SampleRegistry
     public static IReadOnlyList<ISample> All { get; } =
     [
         new ReqRepSample(),
+        new PubSubSample(),
+        new PushPullSample(),
     ];
 
     /// <summary>The names of the samples, in order.</summary>
