@@ -18,6 +18,8 @@ public static class SampleRegistry
         new ReqRepSample(),
         new PubSubSample(),
         new PushPullSample(),
+        new PairSample(),
+        new RouterDealerSample(),
     ];
 
     /// <summary>The names of the samples, in order.</summary>
