@@ -20,6 +20,7 @@ public static class SampleRegistry
         new PushPullSample(),
         new PairSample(),
         new RouterDealerSample(),
+        new RouterToRouterSample(),
     ];
 
     /// <summary>The names of the samples, in order.</summary>
