@@ -21,6 +21,8 @@ public static class SampleRegistry
         new PairSample(),
         new RouterDealerSample(),
         new RouterToRouterSample(),
+        new PollerSample(),
+        new MonitorSample(),
     ];
 
     /// <summary>The names of the samples, in order.</summary>
