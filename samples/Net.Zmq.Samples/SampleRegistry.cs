@@ -23,6 +23,7 @@ public static class SampleRegistry
         new RouterToRouterSample(),
         new PollerSample(),
         new MonitorSample(),
+        new ZapSample(),
     ];
 
     /// <summary>The names of the samples, in order.</summary>
