@@ -24,6 +24,7 @@ public static class SampleRegistry
         new PollerSample(),
         new MonitorSample(),
         new ZapSample(),
+        new MultipartSample(),
     ];
 
     /// <summary>The names of the samples, in order.</summary>
