@@ -25,6 +25,7 @@ public static class SampleRegistry
         new MonitorSample(),
         new ZapSample(),
         new MultipartSample(),
+        new ThroughputSample(),
     ];
 
     /// <summary>The names of the samples, in order.</summary>
