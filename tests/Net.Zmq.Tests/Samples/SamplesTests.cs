@@ -1,0 +1,102 @@
+using Net.Zmq.Samples;
+using Xunit.Abstractions;
+
+namespace Net.Zmq.Tests.Samples;
+
+/// <summary>Runs every sample in-process through the registry: each must verify its own outcome and exit with 0.</summary>
+public sealed class SamplesTests(ITestOutputHelper output)
+{
+    private static readonly TimeSpan Limit = TimeSpan.FromSeconds(60);
+
+    private static readonly string[] s_required =
+    [
+        "req-rep", "pub-sub", "push-pull", "pair", "router-dealer", "router-to-router",
+        "poller", "monitor", "zap", "multipart", "throughput",
+    ];
+
+    public static TheoryData<string> SampleNames => [.. SampleRegistry.Names];
+
+    [Theory]
+    [MemberData(nameof(SampleNames))]
+    public async Task The_sample_runs_and_verifies_its_outcome(string name)
+    {
+        using var writer = new SynchronizedStringWriter();
+        Task<int> run = Task.Factory.StartNew(
+            () => SampleRegistry.Run(name, writer), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+
+        int exitCode;
+        try
+        {
+            exitCode = await run.WaitAsync(Limit);
+        }
+        finally
+        {
+            output.WriteLine(writer.ToString());
+        }
+
+        Assert.Equal(SampleRegistry.ExitSuccess, exitCode);
+        Assert.Contains($"[{name}] ok (", writer.ToString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_registry_has_every_sample_once()
+    {
+        foreach (string name in s_required)
+        {
+            Assert.Contains(name, SampleRegistry.Names);
+        }
+
+        Assert.Equal(SampleRegistry.Names.Count, SampleRegistry.Names.Distinct(StringComparer.Ordinal).Count());
+        Assert.All(SampleRegistry.All, sample => Assert.False(string.IsNullOrWhiteSpace(sample.Description)));
+    }
+
+    [Fact]
+    public void List_prints_every_sample()
+    {
+        using var stdout = new StringWriter();
+        using var stderr = new StringWriter();
+
+        int exitCode = SampleRegistry.RunCommandLine(["list"], stdout, stderr);
+
+        Assert.Equal(SampleRegistry.ExitSuccess, exitCode);
+        string[] listed = stdout.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        Assert.Equal(SampleRegistry.Names, listed.Select(line => line.Split(' ')[0]));
+        Assert.Empty(stderr.ToString());
+    }
+
+    [Fact]
+    public void An_unknown_name_prints_the_usage_on_stderr_and_exits_with_2()
+    {
+        using var stdout = new StringWriter();
+        using var stderr = new StringWriter();
+
+        int exitCode = SampleRegistry.RunCommandLine(["no-such-sample"], stdout, stderr);
+
+        Assert.Equal(SampleRegistry.ExitUsage, exitCode);
+        Assert.Contains("usage:", stderr.ToString(), StringComparison.Ordinal);
+        Assert.Contains("no-such-sample", stderr.ToString(), StringComparison.Ordinal);
+        Assert.Empty(stdout.ToString());
+    }
+
+    /// <summary>A StringWriter that a sample's threads may write to while the test reads it after a timeout.</summary>
+    private sealed class SynchronizedStringWriter : StringWriter
+    {
+        private readonly object _gate = new();
+
+        public override void WriteLine(string? value)
+        {
+            lock (_gate)
+            {
+                base.WriteLine(value);
+            }
+        }
+
+        public override string ToString()
+        {
+            lock (_gate)
+            {
+                return base.ToString();
+            }
+        }
+    }
+}
