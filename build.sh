@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Net.Zmq's one entry point.
-#   ./build.sh          set up (libzmq, restore), build Release, run the demo
+#   ./build.sh          set up (libzmq, restore), build Release, run the demo and every sample
 #   ./build.sh test     set up, build, run the whole test suite
 #   ./build.sh pack     set up, build, write Net.Zmq.<version>.nupkg (+ .snupkg) to artifacts/packages
 set -euo pipefail
@@ -63,6 +63,8 @@ case "$command" in
         setup
         log "running the demo"
         dotnet run --project samples/Net.Zmq.Demo -c "$configuration" --no-build
+        log "running the samples"
+        dotnet run --project samples/Net.Zmq.Samples -c "$configuration" --no-build -- all
         ;;
     test)
         setup

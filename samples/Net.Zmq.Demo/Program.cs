@@ -1,6 +1,7 @@
 // The demo `./build.sh` runs: a REQ/REP exchange and a ROUTER-to-ROUTER exchange over tcp on 127.0.0.1.
 using System.Text;
 using Net.Zmq;
+using Net.Zmq.Monitoring;
 
 Console.WriteLine($"Net.Zmq demo on libzmq {Context.Version}");
 
@@ -30,23 +31,18 @@ using (var beta = new Socket(context, SocketType.Router))
     alpha.SetOption(SocketOption.RoutingId, "alpha");
     beta.SetOption(SocketOption.RoutingId, "beta");
     alpha.Bind("tcp://127.0.0.1:*");
-    beta.Connect(alpha.LastEndpoint);
 
-    // A connecting ROUTER can address the bound peer once the handshake is done; RouterMandatory tells us when.
-    beta.SetOption(SocketOption.RouterMandatory, true);
-    var deadline = DateTime.UtcNow.AddSeconds(5);
-    while (true)
+    // A connecting ROUTER can address the bound peer once the handshake is done: wait for it, then read Events so
+    // that beta processes the pending "new peer" command before it routes by id (RouterMandatory would say EHOSTUNREACH).
+    using (var events = new SocketMonitor(beta, SocketEvents.HandshakeSucceeded))
     {
-        try
-        {
-            beta.Send("alpha", SendFlags.SendMore);
-            break;
-        }
-        catch (ZmqException ex) when (ex.ErrorNumber == ZmqError.EHOSTUNREACH && DateTime.UtcNow < deadline)
-        {
-            Thread.Sleep(1);
-        }
+        beta.Connect(alpha.LastEndpoint);
+        events.WaitFor(SocketEvents.HandshakeSucceeded, TimeSpan.FromSeconds(5));
     }
+
+    _ = beta.Events;
+    beta.SetOption(SocketOption.RouterMandatory, true);
+    beta.Send("alpha", SendFlags.SendMore);
 
     beta.Send("hello from beta");
     using var frames = alpha.RecvMultipart();

@@ -24,7 +24,10 @@ public static class SampleRegistry
         new PollerSample(),
         new MonitorSample(),
         new ZapSample(),
+        new CurveSample(),
         new MultipartSample(),
+        new ProxySample(),
+        new SteerableProxySample(),
         new ThroughputSample(),
     ];
 

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Diagnostics;
 using Net.Zmq.Internal;
 
 namespace Net.Zmq.Monitoring;
@@ -75,10 +76,10 @@ public sealed class SocketMonitor : IDisposable
     /// <exception cref="TimeoutException">None arrived within <paramref name="timeout"/>.</exception>
     public SocketMonitorEvent WaitFor(SocketEvents wanted, TimeSpan timeout)
     {
-        DateTime deadline = DateTime.UtcNow + timeout;
+        long start = Stopwatch.GetTimestamp();
         while (true)
         {
-            TimeSpan left = deadline - DateTime.UtcNow;
+            TimeSpan left = timeout - Stopwatch.GetElapsedTime(start);
             if (left <= TimeSpan.Zero || !TryReceive(out SocketMonitorEvent monitorEvent, left))
             {
                 throw new TimeoutException($"No {wanted} event arrived within {timeout}.");
