@@ -66,4 +66,21 @@ public class ReqRepRoundTripTests
         Assert.True(server.Send(reply));
         Assert.Equal(reply, client.RecvBytes());
     }
+
+    [Theory]
+    [InlineData(10)]
+    [InlineData(2000)]
+    public void Req_and_rep_exchange_non_ascii_text_of_any_length_unchanged(int repeat)
+    {
+        using Context context = SocketKit.NewContext();
+        using Socket server = SocketKit.NewSocket(context, SocketType.Rep);
+        using Socket client = SocketKit.NewSocket(context, SocketType.Req);
+        client.Connect(SocketKit.BindTcp(server));
+        string text = string.Concat(Enumerable.Repeat("héllo wörld ✓ 🚀 ", repeat));
+
+        Assert.True(client.Send(text));
+        Assert.Equal(text, server.RecvString());
+        Assert.True(server.Send(text + "!"));
+        Assert.Equal(text + "!", client.RecvString());
+    }
 }
