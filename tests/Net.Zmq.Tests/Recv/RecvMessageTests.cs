@@ -91,4 +91,29 @@ public class RecvMessageTests
         Assert.Equal("c"u8.ToArray(), pull.RecvBytes());
         Assert.False(pull.HasMore);
     }
+
+    [Fact]
+    public void Small_received_frame_stays_readable_through_its_data_span_when_the_gc_moves_the_message()
+    {
+        using Context context = SocketKit.NewContext();
+        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
+        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
+        push.Connect(SocketKit.BindInproc(pull));
+        Assert.True(push.Send("inline bytes"));
+
+        using var message = new Message();
+        Assert.True(pull.Recv(message));
+        Span<byte> data = message.Data;
+
+        // Churn and compact the heap so the young message object is relocated while the span is live.
+        for (int i = 0; i < 1000; i++)
+        {
+            GC.KeepAlive(new byte[256]);
+        }
+
+        GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
+
+        Assert.Equal("inline bytes"u8.ToArray(), data.ToArray());
+        Assert.Equal("inline bytes", message.ToString());
+    }
 }
