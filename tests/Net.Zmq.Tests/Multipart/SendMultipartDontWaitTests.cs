@@ -1,0 +1,75 @@
+using Net.Zmq.Tests.Support;
+
+namespace Net.Zmq.Tests.Multipart;
+
+public class SendMultipartDontWaitTests
+{
+    /// <summary>Fills a DEALER whose only pipe leads to an inproc name nobody has bound yet.</summary>
+    private static int FillUntilFull(Socket dealer)
+    {
+        int queued = 0;
+        while (dealer.Send($"filler {queued}", SendFlags.DontWait))
+        {
+            queued++;
+            Assert.True(queued <= 1000, "the high water mark never applied");
+        }
+
+        return queued;
+    }
+
+    private static void DrainFillers(Socket receiver, int queued)
+    {
+        for (int i = 0; i < queued; i++)
+        {
+            Assert.Equal([$"filler {i}"], SocketKit.RecvStrings(receiver));
+        }
+    }
+
+    [Fact]
+    public void Byte_array_frames_on_a_full_socket_with_dont_wait_return_false_and_queue_nothing()
+    {
+        using Context context = SocketKit.NewContext();
+        using Socket dealer = SocketKit.NewSocket(context, SocketType.Dealer);
+        using Socket receiver = SocketKit.NewSocket(context, SocketType.Dealer);
+        dealer.SetOption(SocketOption.SendHighWatermark, 2);
+        string endpoint = SocketKit.NewInprocEndpoint();
+        dealer.Connect(endpoint);
+        int queued = FillUntilFull(dealer);
+
+        Assert.False(dealer.SendMultipart(["a"u8.ToArray(), "b"u8.ToArray()], SendFlags.DontWait));
+
+        receiver.Bind(endpoint);
+        DrainFillers(receiver, queued);
+        SocketKit.AssertNothingWaiting(receiver);
+
+        // Nothing of the refused message is pending: the next one arrives alone and whole.
+        Assert.True(dealer.SendMultipart(["c"u8.ToArray(), "d"u8.ToArray()]));
+        Assert.Equal(["c", "d"], SocketKit.RecvStrings(receiver));
+    }
+
+    [Fact]
+    public void Multipart_message_on_a_full_socket_with_dont_wait_returns_false_and_keeps_its_frames()
+    {
+        using Context context = SocketKit.NewContext();
+        using Socket dealer = SocketKit.NewSocket(context, SocketType.Dealer);
+        using Socket receiver = SocketKit.NewSocket(context, SocketType.Dealer);
+        dealer.SetOption(SocketOption.SendHighWatermark, 2);
+        string endpoint = SocketKit.NewInprocEndpoint();
+        dealer.Connect(endpoint);
+        int queued = FillUntilFull(dealer);
+        using var message = new MultipartMessage();
+        message.Add("a");
+        message.Add("b");
+
+        Assert.False(dealer.SendMultipart(message, SendFlags.DontWait));
+        Assert.Equal(["a", "b"], message.Select(frame => frame.ToString()));
+
+        receiver.Bind(endpoint);
+        DrainFillers(receiver, queued);
+        SocketKit.AssertNothingWaiting(receiver);
+
+        // The same message, kept intact by the refusal, can be sent once there is room.
+        Assert.True(dealer.SendMultipart(message));
+        Assert.Equal(["a", "b"], SocketKit.RecvStrings(receiver));
+    }
+}

@@ -1,0 +1,97 @@
+using Net.Zmq.Tests.Support;
+
+namespace Net.Zmq.Tests.Patterns;
+
+public class DealerRouterEnvelopeTests
+{
+    [Fact]
+    public void Router_sees_routing_id_and_payload_and_dealer_gets_payload_only()
+    {
+        using Context context = SocketKit.NewContext();
+        using Socket router = SocketKit.NewSocket(context, SocketType.Router);
+        using Socket dealer = SocketKit.NewSocket(context, SocketType.Dealer);
+        dealer.SetOption(SocketOption.RoutingId, "dealer-1");
+        dealer.Connect(SocketKit.BindTcp(router));
+
+        Assert.True(dealer.Send("hello"));
+
+        using (MultipartMessage request = router.RecvMultipart())
+        {
+            Assert.Equal(2, request.Count);
+            Assert.Equal("dealer-1", request[0].ToString());
+            Assert.True(request[0].More);
+            Assert.Equal("hello", request[1].ToString());
+            Assert.False(request[1].More);
+            Assert.Equal("DEALER", request[1].GetMetadata("Socket-Type"));
+            Assert.Equal("127.0.0.1", request[1].GetMetadata("Peer-Address"));
+        }
+
+        SocketKit.SendStrings(router, "dealer-1", "world");
+
+        using MultipartMessage reply = dealer.RecvMultipart();
+        Assert.Single(reply);
+        Assert.Equal("world", reply[0].ToString());
+        Assert.False(reply[0].More);
+    }
+
+    [Fact]
+    public void Router_replies_reach_the_dealer_named_by_the_routing_id()
+    {
+        using Context context = SocketKit.NewContext();
+        using Socket router = SocketKit.NewSocket(context, SocketType.Router);
+        using Socket alice = SocketKit.NewSocket(context, SocketType.Dealer);
+        using Socket bob = SocketKit.NewSocket(context, SocketType.Dealer);
+        string endpoint = SocketKit.BindTcp(router);
+        alice.SetOption(SocketOption.RoutingId, "alice");
+        bob.SetOption(SocketOption.RoutingId, "bob");
+        alice.Connect(endpoint);
+        bob.Connect(endpoint);
+
+        Assert.True(alice.Send("from alice"));
+        Assert.True(bob.Send("from bob"));
+
+        var seen = new Dictionary<string, string>();
+        for (int i = 0; i < 2; i++)
+        {
+            string[] frames = SocketKit.RecvStrings(router);
+            Assert.Equal(2, frames.Length);
+            seen[frames[0]] = frames[1];
+        }
+
+        Assert.Equal("from alice", seen["alice"]);
+        Assert.Equal("from bob", seen["bob"]);
+
+        // Reply in the opposite order of arrival: the routing id alone decides the destination.
+        SocketKit.SendStrings(router, "bob", "for bob");
+        SocketKit.SendStrings(router, "alice", "for alice");
+
+        Assert.Equal(["for alice"], SocketKit.RecvStrings(alice));
+        Assert.Equal(["for bob"], SocketKit.RecvStrings(bob));
+    }
+
+    [Fact]
+    public void Router_assigns_a_routing_id_when_the_dealer_sets_none_and_accepts_it_back()
+    {
+        using Context context = SocketKit.NewContext();
+        using Socket router = SocketKit.NewSocket(context, SocketType.Router);
+        using Socket dealer = SocketKit.NewSocket(context, SocketType.Dealer);
+        dealer.Connect(SocketKit.BindTcp(router));
+
+        Assert.True(dealer.Send("job", SendFlags.SendMore));
+        Assert.True(dealer.Send("payload"));
+
+        using MultipartMessage request = router.RecvMultipart();
+        Assert.Equal(3, request.Count);
+        byte[] generatedId = request[0].ToArray();
+        Assert.NotEmpty(generatedId);
+        Assert.Equal(0, generatedId[0]); // libzmq's generated ids start with a zero byte
+        Assert.Equal("job", request[1].ToString());
+        Assert.Equal("payload", request[2].ToString());
+
+        Assert.True(router.Send(generatedId, SendFlags.SendMore));
+        Assert.True(router.Send("done", SendFlags.SendMore));
+        Assert.True(router.Send("result"));
+
+        Assert.Equal(["done", "result"], SocketKit.RecvStrings(dealer));
+    }
+}

@@ -1,0 +1,68 @@
+using Net.Zmq.Tests.Support;
+
+namespace Net.Zmq.Tests.Patterns;
+
+public class PairInprocTests
+{
+    [Fact]
+    public void Pair_sockets_talk_in_both_directions_over_inproc()
+    {
+        using Context context = SocketKit.NewContext();
+        using Socket left = SocketKit.NewSocket(context, SocketType.Pair);
+        using Socket right = SocketKit.NewSocket(context, SocketType.Pair);
+        right.Connect(SocketKit.BindInproc(left));
+
+        for (int i = 0; i < 10; i++)
+        {
+            Assert.True(left.Send($"left {i}"));
+            Assert.True(right.Send($"right {i}"));
+        }
+
+        for (int i = 0; i < 10; i++)
+        {
+            Assert.Equal($"left {i}", right.RecvString());
+            Assert.Equal($"right {i}", left.RecvString());
+        }
+
+        SocketKit.AssertNothingWaiting(left);
+        SocketKit.AssertNothingWaiting(right);
+    }
+
+    [Fact]
+    public void Pair_connected_before_bind_delivers_once_the_peer_binds()
+    {
+        using Context context = SocketKit.NewContext();
+        using Socket left = SocketKit.NewSocket(context, SocketType.Pair);
+        using Socket right = SocketKit.NewSocket(context, SocketType.Pair);
+        string endpoint = SocketKit.NewInprocEndpoint();
+
+        right.Connect(endpoint);
+        Assert.True(right.Send("sent before the bind"));
+        left.Bind(endpoint);
+
+        Assert.Equal("sent before the bind", left.RecvString());
+        Assert.True(left.Send("answer"));
+        Assert.Equal("answer", right.RecvString());
+    }
+
+    [Fact]
+    public void Second_pair_connection_is_refused_so_messages_stay_between_the_first_two()
+    {
+        using Context context = SocketKit.NewContext();
+        using Socket left = SocketKit.NewSocket(context, SocketType.Pair);
+        using Socket right = SocketKit.NewSocket(context, SocketType.Pair);
+        using Socket intruder = SocketKit.NewSocket(context, SocketType.Pair);
+        string endpoint = SocketKit.BindInproc(left);
+        right.Connect(endpoint);
+        Assert.True(right.Send("from right"));
+        Assert.Equal("from right", left.RecvString());
+
+        // A PAIR accepts one peer: whatever the third socket manages to queue is never delivered.
+        intruder.Connect(endpoint);
+        _ = intruder.Send("from intruder", SendFlags.DontWait);
+        Assert.True(right.Send("right again"));
+
+        Assert.Equal("right again", left.RecvString());
+        SocketKit.AssertNothingWaiting(left);
+    }
+}

@@ -1,0 +1,109 @@
+using Net.Zmq.Tests.Support;
+
+namespace Net.Zmq.Tests.Patterns;
+
+public class PubSubPrefixTopicTests
+{
+    private const string Probe = "probe";
+
+    [Fact]
+    public void Subscriber_gets_only_messages_whose_prefix_it_subscribed_to()
+    {
+        using Context context = SocketKit.NewContext();
+        using Socket publisher = SocketKit.NewSocket(context, SocketType.Pub);
+        using Socket subscriber = SocketKit.NewSocket(context, SocketType.Sub);
+        subscriber.Subscribe("weather.");
+        subscriber.Subscribe("news.");
+        subscriber.Subscribe(Probe);
+        subscriber.Connect(SocketKit.BindTcp(publisher));
+        SocketKit.AwaitSubscription(publisher, subscriber, Probe);
+
+        string[] published =
+        [
+            "weather.london rain",
+            "sports.football 2-1",
+            "news.world calm",
+            "weathe truncated prefix",
+            "Weather.case matters",
+            "news.end",
+        ];
+        foreach (string message in published)
+        {
+            Assert.True(publisher.Send(message));
+        }
+
+        var received = new List<string>();
+        do
+        {
+            received.Add(subscriber.RecvString());
+        }
+        while (received[^1] != "news.end");
+
+        Assert.Equal(["weather.london rain", "news.world calm", "news.end"], received);
+    }
+
+    [Fact]
+    public void Subscriber_matches_binary_prefixes_byte_for_byte()
+    {
+        using Context context = SocketKit.NewContext();
+        using Socket publisher = SocketKit.NewSocket(context, SocketType.Pub);
+        using Socket subscriber = SocketKit.NewSocket(context, SocketType.Sub);
+        subscriber.Subscribe([0x00, 0xFF]);
+        subscriber.Subscribe(Probe);
+        subscriber.Connect(SocketKit.BindTcp(publisher));
+        SocketKit.AwaitSubscription(publisher, subscriber, Probe);
+
+        Assert.True(publisher.Send([0x00, 0xFE, 1]));
+        Assert.True(publisher.Send([0x00, 0xFF, 2]));
+        Assert.True(publisher.Send([0x01, 0xFF, 3]));
+        Assert.True(publisher.Send([0x00, 0xFF, 4]));
+
+        Assert.Equal(new byte[] { 0x00, 0xFF, 2 }, subscriber.RecvBytes());
+        Assert.Equal(new byte[] { 0x00, 0xFF, 4 }, subscriber.RecvBytes());
+    }
+
+    [Fact]
+    public void Unsubscribe_stops_delivery_of_that_prefix_only()
+    {
+        using Context context = SocketKit.NewContext();
+        using Socket publisher = SocketKit.NewSocket(context, SocketType.Pub);
+        using Socket subscriber = SocketKit.NewSocket(context, SocketType.Sub);
+        subscriber.Subscribe("weather.");
+        subscriber.Subscribe("news.");
+        subscriber.Subscribe(Probe);
+        subscriber.Connect(SocketKit.BindTcp(publisher));
+        SocketKit.AwaitSubscription(publisher, subscriber, Probe);
+
+        Assert.True(publisher.Send("news.before"));
+        Assert.Equal("news.before", subscriber.RecvString());
+
+        subscriber.Unsubscribe("news.");
+        Assert.True(publisher.Send("news.after"));
+        Assert.True(publisher.Send("weather.after"));
+        Assert.True(publisher.Send("news.again"));
+        Assert.True(publisher.Send("weather.end"));
+
+        Assert.Equal("weather.after", subscriber.RecvString());
+        Assert.Equal("weather.end", subscriber.RecvString());
+        SocketKit.AssertNothingWaiting(subscriber);
+    }
+
+    [Fact]
+    public void Subscriber_with_an_empty_prefix_gets_every_message()
+    {
+        using Context context = SocketKit.NewContext();
+        using Socket publisher = SocketKit.NewSocket(context, SocketType.Pub);
+        using Socket subscriber = SocketKit.NewSocket(context, SocketType.Sub);
+        subscriber.Subscribe("");
+        subscriber.Connect(SocketKit.BindTcp(publisher));
+        SocketKit.AwaitSubscription(publisher, subscriber, Probe);
+
+        Assert.True(publisher.Send("alpha"));
+        Assert.True(publisher.Send(""));
+        Assert.True(publisher.Send("omega"));
+
+        Assert.Equal("alpha", subscriber.RecvString());
+        Assert.Equal("", subscriber.RecvString());
+        Assert.Equal("omega", subscriber.RecvString());
+    }
+}

@@ -1,0 +1,86 @@
+using Net.Zmq.Tests.Support;
+
+namespace Net.Zmq.Tests.Patterns;
+
+public class ReqRepRoundTripTests
+{
+    [Fact]
+    public void Req_and_rep_complete_many_round_trips_over_tcp()
+    {
+        using Context context = SocketKit.NewContext();
+        using Socket server = SocketKit.NewSocket(context, SocketType.Rep);
+        using Socket client = SocketKit.NewSocket(context, SocketType.Req);
+        client.Connect(SocketKit.BindTcp(server));
+
+        for (int i = 0; i < 20; i++)
+        {
+            Assert.True(client.Send($"request {i}"));
+            Assert.Equal($"request {i}", server.RecvString());
+            Assert.False(server.HasMore);
+
+            Assert.True(server.Send($"reply {i}"));
+            Assert.Equal($"reply {i}", client.RecvString());
+            Assert.False(client.HasMore);
+        }
+    }
+
+    [Fact]
+    public void Rep_routes_each_reply_back_to_the_req_that_asked()
+    {
+        using Context context = SocketKit.NewContext();
+        using Socket server = SocketKit.NewSocket(context, SocketType.Rep);
+        using Socket first = SocketKit.NewSocket(context, SocketType.Req);
+        using Socket second = SocketKit.NewSocket(context, SocketType.Req);
+        string endpoint = SocketKit.BindTcp(server);
+        first.Connect(endpoint);
+        second.Connect(endpoint);
+
+        Assert.True(first.Send("first"));
+        Assert.True(second.Send("second"));
+
+        // The REP serves the requests in whatever order they arrive; each reply names the request it answers.
+        for (int i = 0; i < 2; i++)
+        {
+            string request = server.RecvString();
+            Assert.True(server.Send($"answer to {request}"));
+        }
+
+        Assert.Equal("answer to first", first.RecvString());
+        Assert.Equal("answer to second", second.RecvString());
+    }
+
+    [Fact]
+    public void Req_and_rep_exchange_binary_payloads_unchanged()
+    {
+        using Context context = SocketKit.NewContext();
+        using Socket server = SocketKit.NewSocket(context, SocketType.Rep);
+        using Socket client = SocketKit.NewSocket(context, SocketType.Req);
+        client.Connect(SocketKit.BindTcp(server));
+
+        byte[] request = Enumerable.Range(0, 1000).Select(i => (byte)(i * 7)).ToArray();
+        Assert.True(client.Send(request));
+        byte[] received = server.RecvBytes();
+        Assert.Equal(request, received);
+
+        byte[] reply = received.Reverse().ToArray();
+        Assert.True(server.Send(reply));
+        Assert.Equal(reply, client.RecvBytes());
+    }
+
+    [Theory]
+    [InlineData(10)]
+    [InlineData(2000)]
+    public void Req_and_rep_exchange_non_ascii_text_of_any_length_unchanged(int repeat)
+    {
+        using Context context = SocketKit.NewContext();
+        using Socket server = SocketKit.NewSocket(context, SocketType.Rep);
+        using Socket client = SocketKit.NewSocket(context, SocketType.Req);
+        client.Connect(SocketKit.BindTcp(server));
+        string text = string.Concat(Enumerable.Repeat("héllo wörld ✓ 🚀 ", repeat));
+
+        Assert.True(client.Send(text));
+        Assert.Equal(text, server.RecvString());
+        Assert.True(server.Send(text + "!"));
+        Assert.Equal(text + "!", client.RecvString());
+    }
+}
