@@ -17,6 +17,18 @@ internal static class Waits
     public static Task<T> Run<T>(Func<T> function) =>
         Task.Factory.StartNew(function, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
 
+    /// <summary>
+    /// Waits for <paramref name="task"/> for at most <paramref name="timeout"/> (default <see cref="Event"/>);
+    /// true when it finished (successfully or not) in time.
+    /// </summary>
+    public static async Task<bool> FinishesAsync(Task task, TimeSpan? timeout = null)
+    {
+        using var cancel = new CancellationTokenSource();
+        Task winner = await Task.WhenAny(task, Task.Delay(timeout ?? Event, cancel.Token));
+        await cancel.CancelAsync();
+        return winner == task;
+    }
+
     /// <summary>Gives a socket a receive and send timeout so a missing message fails instead of hanging.</summary>
     public static Socket WithTimeouts(this Socket socket)
     {
