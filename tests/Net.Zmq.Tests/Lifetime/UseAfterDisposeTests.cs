@@ -212,6 +212,18 @@ public class UseAfterDisposeTests
     }
 
     [Fact]
+    public void Context_disposed_while_sockets_are_open_refuses_further_calls_with_ObjectDisposedException()
+    {
+        var context = new Context();
+        using var open = new Socket(context, SocketType.Pair);
+
+        context.Dispose();
+
+        Assert.Throws<ObjectDisposedException>(() => context.GetOption(ContextOption.IoThreads));
+        Assert.Throws<ObjectDisposedException>(() => new Socket(context, SocketType.Pair));
+    }
+
+    [Fact]
     public void Disposed_poller_throws_ObjectDisposedException()
     {
         using var context = new Context();

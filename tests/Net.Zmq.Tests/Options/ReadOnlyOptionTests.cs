@@ -172,4 +172,16 @@ public class ReadOnlyOptionTests
         Assert.False(left.GetOption<bool>(SocketOption.ReceiveMore));
         Assert.False(left.HasMore);
     }
+
+    [Fact]
+    public void LastEndpoint_reads_an_inproc_name_longer_than_4096_bytes()
+    {
+        using var context = new Context();
+        using var socket = new Socket(context, SocketType.Pair);
+        string endpoint = $"inproc://{new string('n', 5000)}";
+
+        socket.Bind(endpoint);
+
+        Assert.Equal(endpoint, socket.LastEndpoint);
+    }
 }
