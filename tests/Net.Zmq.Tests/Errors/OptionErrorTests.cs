@@ -53,5 +53,4 @@ public class OptionErrorTests
         Assert.Equal(ZmqError.EINVAL, routingId.ErrorNumber);
         Assert.Equal(ZmqError.EINVAL, linger.HResult);
     }
-
 }
