@@ -1,0 +1,151 @@
+using Net.Zmq.Tests.Support;
+
+namespace Net.Zmq.Tests.Errors;
+
+public class EndpointErrorTests
+{
+    public static TheoryData<string> MalformedEndpoints => new("tcp://127.0.0.1", "garbage", "tcp://127.0.0.1:abc", "tcp://", "inproc://", "ipc://");
+
+    [Theory]
+    [MemberData(nameof(MalformedEndpoints))]
+    public void Bind_to_a_malformed_endpoint_throws_EINVAL(string endpoint)
+    {
+        using var context = new Context();
+        using var socket = new Socket(context, SocketType.Pull);
+
+        var ex = Assert.Throws<ZmqException>(() => socket.Bind(endpoint));
+
+        Assert.Equal(ZmqError.EINVAL, ex.ErrorNumber);
+        Assert.Contains(endpoint, ex.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [MemberData(nameof(MalformedEndpoints))]
+    public void Connect_to_a_malformed_endpoint_throws_EINVAL(string endpoint)
+    {
+        using var context = new Context();
+        using var socket = new Socket(context, SocketType.Push);
+
+        var ex = Assert.Throws<ZmqException>(() => socket.Connect(endpoint));
+
+        Assert.Equal(ZmqError.EINVAL, ex.ErrorNumber);
+    }
+
+    [Theory]
+    [InlineData("foo://x")]
+    [InlineData("http://127.0.0.1:80")]
+    public void Unknown_transport_throws_EPROTONOSUPPORT(string endpoint)
+    {
+        using var context = new Context();
+        using var socket = new Socket(context, SocketType.Pull);
+
+        var bind = Assert.Throws<ZmqException>(() => socket.Bind(endpoint));
+        var connect = Assert.Throws<ZmqException>(() => socket.Connect(endpoint));
+
+        Assert.Equal(ZmqError.EPROTONOSUPPORT, bind.ErrorNumber);
+        Assert.Equal(ZmqError.EPROTONOSUPPORT, connect.ErrorNumber);
+    }
+
+    [Fact]
+    public void Transport_the_socket_type_cannot_use_throws_ENOCOMPATPROTO()
+    {
+        using var context = new Context();
+        using var socket = new Socket(context, SocketType.Pub);
+
+        var ex = Assert.Throws<ZmqException>(() => socket.Bind("udp://127.0.0.1:5555"));
+
+        Assert.Equal(ZmqError.ENOCOMPATPROTO, ex.ErrorNumber);
+    }
+
+    [Fact]
+    public void Binding_an_address_that_is_not_local_throws_ENODEV()
+    {
+        using var context = new Context();
+        using var socket = new Socket(context, SocketType.Pull);
+
+        var ex = Assert.Throws<ZmqException>(() => socket.Bind("tcp://256.1.1.1:5555"));
+
+        Assert.Equal(ZmqError.ENODEV, ex.ErrorNumber);
+    }
+
+    [Fact]
+    public void Binding_a_tcp_endpoint_another_socket_holds_throws_EADDRINUSE()
+    {
+        using var context = new Context();
+        using var first = new Socket(context, SocketType.Pull);
+        using var second = new Socket(context, SocketType.Pull);
+        first.Bind(Endpoints.EphemeralTcp);
+        string endpoint = first.LastEndpoint;
+
+        var ex = Assert.Throws<ZmqException>(() => second.Bind(endpoint));
+
+        Assert.Equal(ZmqError.EADDRINUSE, ex.ErrorNumber);
+    }
+
+    [Fact]
+    public void Binding_an_inproc_name_another_socket_holds_throws_EADDRINUSE()
+    {
+        using var context = new Context();
+        using var first = new Socket(context, SocketType.Pull);
+        using var second = new Socket(context, SocketType.Pull);
+        string endpoint = Endpoints.UniqueInproc();
+        first.Bind(endpoint);
+
+        var ex = Assert.Throws<ZmqException>(() => second.Bind(endpoint));
+
+        Assert.Equal(ZmqError.EADDRINUSE, ex.ErrorNumber);
+    }
+
+    [Fact]
+    public void Unbind_of_an_endpoint_never_bound_throws_ENOENT()
+    {
+        using var context = new Context();
+        using var socket = new Socket(context, SocketType.Pull);
+
+        var tcp = Assert.Throws<ZmqException>(() => socket.Unbind("tcp://127.0.0.1:5999"));
+        var inproc = Assert.Throws<ZmqException>(() => socket.Unbind(Endpoints.UniqueInproc()));
+
+        Assert.Equal(ZmqError.ENOENT, tcp.ErrorNumber);
+        Assert.Equal(ZmqError.ENOENT, inproc.ErrorNumber);
+    }
+
+    [Fact]
+    public void Disconnect_of_an_endpoint_never_connected_throws_ENOENT()
+    {
+        using var context = new Context();
+        using var socket = new Socket(context, SocketType.Push);
+
+        var ex = Assert.Throws<ZmqException>(() => socket.Disconnect("tcp://127.0.0.1:5999"));
+
+        Assert.Equal(ZmqError.ENOENT, ex.ErrorNumber);
+    }
+
+    [Fact]
+    public void Unbind_frees_an_inproc_name_for_another_socket()
+    {
+        using var context = new Context();
+        using var first = new Socket(context, SocketType.Pull);
+        using var second = new Socket(context, SocketType.Pull);
+        string endpoint = Endpoints.UniqueInproc();
+        first.Bind(endpoint);
+
+        first.Unbind(endpoint);
+        second.Bind(endpoint);
+
+        Assert.Equal(endpoint, second.LastEndpoint);
+    }
+
+    [Fact]
+    public void Unbinding_a_tcp_endpoint_twice_throws_ENOENT_the_second_time()
+    {
+        using var context = new Context();
+        using var socket = new Socket(context, SocketType.Pull);
+        socket.Bind(Endpoints.EphemeralTcp);
+        string endpoint = socket.LastEndpoint;
+
+        socket.Unbind(endpoint);
+        var ex = Assert.Throws<ZmqException>(() => socket.Unbind(endpoint));
+
+        Assert.Equal(ZmqError.ENOENT, ex.ErrorNumber);
+    }
+}

@@ -1,0 +1,107 @@
+using Net.Zmq.Tests.Support;
+
+namespace Net.Zmq.Tests.Lifetime;
+
+public class BlockingCallsEndOnShutdownTests
+{
+    private static readonly Dictionary<string, Action<Socket>> s_blockingCalls = new()
+    {
+        ["Recv(span)"] = s => s.Recv(new byte[16]),
+        ["Recv(Message)"] = s =>
+        {
+            using var message = new Message();
+            s.Recv(message);
+        },
+        ["RecvString"] = s => s.RecvString(),
+        ["RecvMultipart"] = s => s.RecvMultipart().Dispose(),
+        ["Poll"] = s =>
+        {
+            using var poller = new Poller();
+            poller.Add(s, PollEvents.In);
+            poller.Poll(Waits.SocketTimeoutMs);
+        },
+    };
+
+    public static TheoryData<string> BlockingCalls => new(s_blockingCalls.Keys);
+
+    [Theory]
+    [MemberData(nameof(BlockingCalls))]
+    public async Task Blocking_receive_on_another_thread_ends_with_ContextTerminatedException_on_Shutdown(string call)
+    {
+        using var context = new Context();
+        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
+        pull.Bind(Endpoints.UniqueInproc());
+
+        Task receive = StartBlocked(() => s_blockingCalls[call](pull));
+        context.Shutdown();
+
+        Assert.True(await Waits.FinishesAsync(receive), "the blocking call did not end after Shutdown");
+        var ex = await Assert.ThrowsAsync<ContextTerminatedException>(() => receive);
+        Assert.Equal(ZmqError.ETERM, ex.ErrorNumber);
+    }
+
+    [Fact]
+    public async Task Blocking_receive_on_another_thread_ends_with_ContextTerminatedException_on_Dispose()
+    {
+        var context = new Context();
+        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
+        pull.Bind(Endpoints.UniqueInproc());
+
+        Task receive = StartBlocked(() => pull.RecvBytes());
+        context.Dispose();
+
+        Assert.True(await Waits.FinishesAsync(receive), "the blocking call did not end after Dispose");
+        await Assert.ThrowsAsync<ContextTerminatedException>(() => receive);
+    }
+
+    [Fact]
+    public async Task Blocking_send_on_another_thread_ends_with_ContextTerminatedException_on_Shutdown()
+    {
+        using var context = new Context();
+        using var push = new Socket(context, SocketType.Push).WithTimeouts(); // no peer: a send blocks
+
+        Task send = StartBlocked(() => push.Send("stuck"));
+        context.Shutdown();
+
+        Assert.True(await Waits.FinishesAsync(send), "the blocking send did not end after Shutdown");
+        await Assert.ThrowsAsync<ContextTerminatedException>(() => send);
+    }
+
+    [Fact]
+    public void After_Shutdown_every_socket_call_throws_ContextTerminatedException()
+    {
+        using var context = new Context();
+        using var socket = new Socket(context, SocketType.Pair);
+
+        context.Shutdown();
+
+        Assert.Throws<ContextTerminatedException>(() => socket.Send("x"));
+        Assert.Throws<ContextTerminatedException>(() => socket.Recv(new byte[4], RecvFlags.DontWait));
+        Assert.Throws<ContextTerminatedException>(() => socket.Bind(Endpoints.UniqueInproc()));
+        Assert.Throws<ContextTerminatedException>(() => new Socket(context, SocketType.Pair));
+    }
+
+    [Fact]
+    public void Shutdown_twice_is_harmless()
+    {
+        using var context = new Context();
+
+        context.Shutdown();
+        context.Shutdown();
+
+        Assert.Throws<ContextTerminatedException>(() => new Socket(context, SocketType.Pair));
+    }
+
+    /// <summary>Starts <paramref name="call"/> on its own thread and returns once that thread is about to block in it.</summary>
+    private static Task StartBlocked(Action call)
+    {
+        using var started = new ManualResetEventSlim();
+        Task task = Waits.Run(() =>
+        {
+            started.Set();
+            call();
+        });
+        Assert.True(started.Wait(Waits.Event));
+        return task;
+    }
+}

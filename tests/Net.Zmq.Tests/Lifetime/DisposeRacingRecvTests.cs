@@ -1,0 +1,82 @@
+using Net.Zmq.Tests.Support;
+
+namespace Net.Zmq.Tests.Lifetime;
+
+public class DisposeRacingRecvTests
+{
+    [Fact]
+    public async Task Socket_Dispose_while_a_Recv_is_in_flight_never_crashes_and_the_Recv_ends_with_ContextTerminatedException()
+    {
+        // Dispose can win the race against the receiving thread entering Recv (the Recv then sees
+        // ObjectDisposedException); retry until a Recv was really in flight, which is nearly always the first time.
+        const int Attempts = 20;
+        var outcomes = new List<string>();
+        for (int attempt = 0; attempt < Attempts; attempt++)
+        {
+            using var context = new Context();
+            var pull = new Socket(context, SocketType.Pull).WithTimeouts();
+            pull.Bind(Endpoints.UniqueInproc());
+            using var started = new ManualResetEventSlim();
+            Task receive = Waits.Run(() =>
+            {
+                started.Set();
+                pull.Recv(new byte[16]);
+            });
+            Assert.True(started.Wait(Waits.Event));
+
+            pull.Dispose();
+            context.Shutdown();
+
+            Assert.True(await Waits.FinishesAsync(receive), "the receive did not end after Dispose and Shutdown");
+            Exception? failure = receive.Exception?.InnerException;
+            outcomes.Add(failure?.GetType().Name ?? "no exception");
+            Assert.True(
+                failure is ContextTerminatedException or ObjectDisposedException,
+                $"the receive ended with {failure?.ToString() ?? "no exception"}");
+            if (failure is ContextTerminatedException terminated)
+            {
+                Assert.Equal(ZmqError.ETERM, terminated.ErrorNumber);
+                return;
+            }
+        }
+
+        Assert.Fail($"no attempt had a receive in flight: {string.Join(", ", outcomes)}");
+    }
+
+    [Fact]
+    public async Task Socket_Dispose_while_a_Recv_is_in_flight_closes_the_socket_once_the_Recv_returns()
+    {
+        using var context = new Context();
+        string endpoint = Endpoints.UniqueInproc();
+        var pull = new Socket(context, SocketType.Pull).WithTimeouts();
+        pull.Bind(endpoint);
+        using var started = new ManualResetEventSlim();
+        Task<string> receive = Waits.Run(() =>
+        {
+            started.Set();
+            return pull.RecvString();
+        });
+        Assert.True(started.Wait(Waits.Event));
+
+        pull.Dispose();
+        using (var push = new Socket(context, SocketType.Push))
+        {
+            push.Connect(endpoint);
+            push.Send("delivered");
+        }
+
+        Assert.True(await Waits.FinishesAsync(receive));
+        if (receive.IsCompletedSuccessfully)
+        {
+            // The receive was in flight: it completes normally and only then is the socket closed.
+            Assert.Equal("delivered", await receive);
+        }
+        else
+        {
+            await Assert.ThrowsAsync<ObjectDisposedException>(() => receive);
+        }
+
+        Assert.True(pull.IsDisposed);
+        Assert.Throws<ObjectDisposedException>(() => pull.RecvString());
+    }
+}

@@ -1,0 +1,82 @@
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using Net.Zmq.Tests.Support;
+
+namespace Net.Zmq.Tests.Lifetime;
+
+public class FinalizationTests
+{
+    [Fact]
+    public async Task Undisposed_context_sockets_and_messages_finalize_without_hanging()
+    {
+        using var zeroCopyFreed = new ManualResetEventSlim();
+        WeakReference[] abandoned = Abandon(zeroCopyFreed);
+
+        Task collection = Waits.Run(() =>
+        {
+            for (int i = 0; i < 3; i++)
+            {
+                GC.Collect();
+                GC.WaitForPendingFinalizers();
+            }
+        });
+
+        Assert.True(await Waits.FinishesAsync(collection), "finalizers did not finish: one of them hangs");
+        Assert.All(abandoned, reference => Assert.False(reference.IsAlive, $"{reference.Target} was not collected"));
+        Assert.True(zeroCopyFreed.Wait(Waits.Event), "the finalized zero-copy message never freed its memory");
+    }
+
+    [Fact]
+    public async Task Undisposed_socket_finalizes_while_its_context_stays_usable()
+    {
+        using var context = new Context();
+        WeakReference socket = AbandonSocket(context);
+
+        Assert.True(await Waits.FinishesAsync(Waits.Run(() =>
+        {
+            GC.Collect();
+            GC.WaitForPendingFinalizers();
+        })));
+
+        Assert.False(socket.IsAlive);
+        using var another = new Socket(context, SocketType.Pair);
+        another.Bind(Endpoints.UniqueInproc());
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static WeakReference[] Abandon(ManualResetEventSlim zeroCopyFreed)
+    {
+        var context = new Context();
+        var bound = new Socket(context, SocketType.Rep);
+        bound.Bind(Endpoints.EphemeralTcp);
+        var stuck = new Socket(context, SocketType.Push);
+        stuck.Connect("tcp://127.0.0.1:1"); // nobody listens there: the message below stays queued
+        stuck.Send(new byte[100], SendFlags.DontWait);
+        var polled = new Socket(context, SocketType.Pull);
+        var poller = new Poller();
+        poller.Add(polled, PollEvents.In);
+        var small = new Message("small");
+        var large = new Message(new byte[100_000]);
+        var zeroCopy = ZeroCopy(64, zeroCopyFreed);
+        var received = new Message();
+        return [new(context), new(bound), new(stuck), new(polled), new(poller), new(small), new(large), new(zeroCopy), new(received)];
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static WeakReference AbandonSocket(Context context)
+    {
+        var socket = new Socket(context, SocketType.Dealer);
+        socket.Bind(Endpoints.UniqueInproc());
+        return new WeakReference(socket);
+    }
+
+    private static unsafe Message ZeroCopy(int size, ManualResetEventSlim freed)
+    {
+        nint data = (nint)NativeMemory.Alloc((nuint)size);
+        return new Message(data, size, p =>
+        {
+            NativeMemory.Free((void*)p);
+            freed.Set();
+        });
+    }
+}

@@ -1,0 +1,95 @@
+using System.Diagnostics;
+
+namespace Net.Zmq.Tests.Loading;
+
+/// <summary>Runs the demo program (built because the test project references it) in a child process.</summary>
+internal static class DemoProcess
+{
+    private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(20);
+
+    public sealed record Result(int ExitCode, string StandardOutput, string StandardError);
+
+    /// <summary>The demo's dll, in the same configuration as this test assembly.</summary>
+    public static string DemoDll
+    {
+        get
+        {
+            var testOutput = new DirectoryInfo(AppContext.BaseDirectory.TrimEnd(Path.DirectorySeparatorChar));
+            string targetFramework = testOutput.Name;                 // net10.0
+            string configuration = testOutput.Parent?.Name ?? "Release"; // Release
+            string root = RepositoryRoot();
+            return Path.Combine(root, "samples", "Net.Zmq.Demo", "bin", configuration, targetFramework, "Net.Zmq.Demo.dll");
+        }
+    }
+
+    /// <summary>Runs <c>dotnet Net.Zmq.Demo.dll</c> with NETZMQ_LIBZMQ_PATH set to <paramref name="libzmqPath"/> (removed when null).</summary>
+    public static async Task<Result> RunAsync(string? libzmqPath)
+    {
+        string dll = DemoDll;
+        Assert.True(File.Exists(dll), $"the demo was not built: {dll}");
+
+        var start = new ProcessStartInfo(DotnetHost())
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        start.ArgumentList.Add(dll);
+        if (libzmqPath is null)
+        {
+            start.Environment.Remove("NETZMQ_LIBZMQ_PATH");
+        }
+        else
+        {
+            start.Environment["NETZMQ_LIBZMQ_PATH"] = libzmqPath;
+        }
+
+        start.Environment["DOTNET_DbgEnableMiniDump"] = "0";
+
+        using var process = Process.Start(start) ?? throw new InvalidOperationException("dotnet did not start");
+        Task<string> output = process.StandardOutput.ReadToEndAsync();
+        Task<string> error = process.StandardError.ReadToEndAsync();
+        using var timeout = new CancellationTokenSource(s_timeout);
+        try
+        {
+            await process.WaitForExitAsync(timeout.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            process.Kill(entireProcessTree: true);
+            Assert.Fail($"the demo did not exit within {s_timeout}");
+        }
+
+        return new Result(process.ExitCode, await output, await error);
+    }
+
+    private static string RepositoryRoot()
+    {
+        for (DirectoryInfo? directory = new(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
+        {
+            if (File.Exists(Path.Combine(directory.FullName, "Net.Zmq.slnx")))
+            {
+                return directory.FullName;
+            }
+        }
+
+        throw new InvalidOperationException($"No directory above {AppContext.BaseDirectory} contains Net.Zmq.slnx.");
+    }
+
+    private static string DotnetHost()
+    {
+        string? host = Environment.GetEnvironmentVariable("DOTNET_HOST_PATH");
+        if (!string.IsNullOrEmpty(host) && File.Exists(host))
+        {
+            return host;
+        }
+
+        string? current = Environment.ProcessPath;
+        if (current is not null && Path.GetFileNameWithoutExtension(current) == "dotnet")
+        {
+            return current;
+        }
+
+        return "dotnet";
+    }
+}

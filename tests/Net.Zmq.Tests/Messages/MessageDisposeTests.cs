@@ -1,0 +1,66 @@
+using Net.Zmq.Tests.Support;
+
+namespace Net.Zmq.Tests.Messages;
+
+public class MessageDisposeTests
+{
+    [Fact]
+    public void Dispose_twice_is_harmless()
+    {
+        var message = new Message("twice");
+
+        message.Dispose();
+        message.Dispose();
+
+        Assert.True(message.IsDisposed);
+    }
+
+    [Fact]
+    public void Dispose_after_send_is_harmless()
+    {
+        using var context = new Context();
+        using var push = new Socket(context, SocketType.Push).WithTimeouts();
+        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
+        string endpoint = Endpoints.UniqueInproc();
+        pull.Bind(endpoint);
+        push.Connect(endpoint);
+        var message = new Message(new byte[1000]);
+        push.Send(message);
+
+        message.Dispose();
+        message.Dispose();
+
+        Assert.True(message.IsDisposed);
+        Assert.Equal(1000, pull.RecvBytes().Length);
+    }
+
+    [Fact]
+    public void Every_member_of_a_disposed_message_throws_ObjectDisposedException()
+    {
+        var message = new Message("gone");
+        using var other = new Message("other");
+        message.Dispose();
+
+        Assert.Throws<ObjectDisposedException>(() => message.Data.Length);
+        Assert.Throws<ObjectDisposedException>(() => message.Size);
+        Assert.Throws<ObjectDisposedException>(() => message.More);
+        Assert.Throws<ObjectDisposedException>(() => message.ToArray());
+        Assert.Throws<ObjectDisposedException>(() => message.GetMetadata("Socket-Type"));
+        Assert.Throws<ObjectDisposedException>(() => message.Copy(other));
+        Assert.Throws<ObjectDisposedException>(() => message.Move(other));
+        Assert.Equal("(disposed message)", message.ToString());
+    }
+
+    [Fact]
+    public void Sending_or_receiving_into_a_disposed_message_throws_ObjectDisposedException()
+    {
+        using var context = new Context();
+        using var pair = new Socket(context, SocketType.Pair);
+        var message = new Message("gone");
+        message.Dispose();
+
+        Assert.Throws<ObjectDisposedException>(() => pair.Send(message));
+        Assert.Throws<ObjectDisposedException>(() => pair.Recv(message));
+        Assert.Throws<ObjectDisposedException>(() => pair.TryRecv(message));
+    }
+}

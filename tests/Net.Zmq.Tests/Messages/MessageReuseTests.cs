@@ -1,0 +1,75 @@
+using Net.Zmq.Tests.Support;
+
+namespace Net.Zmq.Tests.Messages;
+
+public class MessageReuseTests
+{
+    [Fact]
+    public void One_message_receives_frames_of_many_different_sizes_in_turn()
+    {
+        int[] sizes = [0, 1, 33, 34, 5, 100_000, 2, 8192, 0, 33, 1 << 20, 7];
+        using var context = new Context();
+        using var push = new Socket(context, SocketType.Push).WithTimeouts();
+        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
+        pull.Bind(Endpoints.EphemeralTcp);
+        push.Connect(pull.LastEndpoint);
+        for (int i = 0; i < sizes.Length; i++)
+        {
+            push.Send(InlineAndLargeFrameTests.Pattern(sizes[i], seed: i));
+        }
+
+        using var message = new Message();
+        for (int i = 0; i < sizes.Length; i++)
+        {
+            Assert.True(pull.Recv(message));
+            Assert.Equal(sizes[i], message.Size);
+            Assert.Equal(InlineAndLargeFrameTests.Pattern(sizes[i], seed: i), message.ToArray());
+        }
+    }
+
+    [Fact]
+    public void Received_message_can_be_sent_on_and_then_receive_again()
+    {
+        using var context = new Context();
+        using var first = new Socket(context, SocketType.Pair).WithTimeouts();
+        using var second = new Socket(context, SocketType.Pair).WithTimeouts();
+        string endpoint = Endpoints.UniqueInproc();
+        first.Bind(endpoint);
+        second.Connect(endpoint);
+        using var message = new Message();
+
+        first.Send("one");
+        Assert.True(second.Recv(message));
+        Assert.True(second.Send(message));   // echo the same frame back
+        Assert.Equal(0, message.Size);
+        Assert.Equal("one", first.RecvString());
+
+        first.Send("a much longer second frame that does not fit inline");
+        Assert.True(second.Recv(message));
+        Assert.Equal("a much longer second frame that does not fit inline", message.ToString());
+    }
+
+    [Fact]
+    public void More_tells_which_received_frames_have_followers()
+    {
+        using var context = new Context();
+        using var first = new Socket(context, SocketType.Pair).WithTimeouts();
+        using var second = new Socket(context, SocketType.Pair).WithTimeouts();
+        string endpoint = Endpoints.UniqueInproc();
+        first.Bind(endpoint);
+        second.Connect(endpoint);
+        first.Send("a", SendFlags.SendMore);
+        first.Send("b", SendFlags.SendMore);
+        first.Send("c");
+
+        using var message = new Message();
+        var seen = new List<(string, bool)>();
+        for (int i = 0; i < 3; i++)
+        {
+            second.Recv(message);
+            seen.Add((message.ToString(), message.More));
+        }
+
+        Assert.Equal([("a", true), ("b", true), ("c", false)], seen);
+    }
+}

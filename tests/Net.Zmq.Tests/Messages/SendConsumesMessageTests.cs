@@ -1,0 +1,80 @@
+using Net.Zmq.Tests.Support;
+
+namespace Net.Zmq.Tests.Messages;
+
+public class SendConsumesMessageTests
+{
+    [Theory]
+    [InlineData("short")]
+    [InlineData("a frame long enough that libzmq keeps it outside the zmq_msg_t structure")]
+    public void Send_leaves_the_message_empty_but_not_disposed(string text)
+    {
+        using var context = new Context();
+        using var push = new Socket(context, SocketType.Push).WithTimeouts();
+        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
+        string endpoint = Endpoints.UniqueInproc();
+        pull.Bind(endpoint);
+        push.Connect(endpoint);
+        using var message = new Message(text);
+
+        Assert.True(push.Send(message));
+
+        Assert.Equal(0, message.Size);
+        Assert.Empty(message.ToArray());
+        Assert.False(message.IsDisposed);
+        Assert.Equal(text, pull.RecvString());
+    }
+
+    [Fact]
+    public void Sent_message_can_be_reused_to_receive()
+    {
+        using var context = new Context();
+        using var left = new Socket(context, SocketType.Pair).WithTimeouts();
+        using var right = new Socket(context, SocketType.Pair).WithTimeouts();
+        string endpoint = Endpoints.UniqueInproc();
+        left.Bind(endpoint);
+        right.Connect(endpoint);
+        using var message = new Message("request");
+
+        left.Send(message);
+        right.Send("reply");
+
+        Assert.True(left.Recv(message));
+        Assert.Equal("reply", message.ToString());
+        Assert.Equal("request", right.RecvString());
+    }
+
+    [Fact]
+    public void Send_that_cannot_be_queued_under_DontWait_returns_false_and_keeps_the_content()
+    {
+        using var context = new Context();
+        using var push = new Socket(context, SocketType.Push); // no peer: nothing can be queued
+        using var message = new Message("kept");
+
+        Assert.False(push.Send(message, SendFlags.DontWait));
+
+        Assert.Equal("kept", message.ToString());
+    }
+
+    [Fact]
+    public void Send_that_fails_keeps_the_content()
+    {
+        using var context = new Context();
+        using var sub = new Socket(context, SocketType.Sub);
+        using var message = new Message("kept");
+
+        Assert.Throws<ZmqException>(() => sub.Send(message));
+
+        Assert.Equal("kept", message.ToString());
+    }
+
+    [Fact]
+    public void Send_of_a_null_message_throws_ArgumentNullException()
+    {
+        using var context = new Context();
+        using var push = new Socket(context, SocketType.Push);
+
+        Assert.Throws<ArgumentNullException>(() => push.Send((Message)null!));
+        Assert.Throws<ArgumentNullException>(() => push.Recv((Message)null!));
+    }
+}
