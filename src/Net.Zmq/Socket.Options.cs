@@ -327,15 +327,7 @@ public sealed partial class Socket
             return Encoding.ASCII.GetString(z85, CurveKeyZ85Chars);
         }
 
-        const int Size = 4096;
-        byte* buffer = stackalloc byte[Size];
-        int length = GetNative(option, buffer, Size);
-        if (kind == OptionKind.String && length > 0 && buffer[length - 1] == 0)
-        {
-            length--;
-        }
-
-        return Encoding.UTF8.GetString(buffer, length);
+        return ReadVariable(option, kind, static value => Encoding.UTF8.GetString(value));
     }
 
     private unsafe byte[] ReadBytes(SocketOption option, OptionKind kind)
@@ -351,15 +343,49 @@ public sealed partial class Socket
             return key;
         }
 
-        const int Size = 4096;
-        byte* buffer = stackalloc byte[Size];
-        int length = GetNative(option, buffer, Size);
-        if (kind == OptionKind.String && length > 0 && buffer[length - 1] == 0)
-        {
-            length--;
-        }
+        return ReadVariable(option, kind, static value => value.ToArray());
+    }
 
-        return new ReadOnlySpan<byte>(buffer, length).ToArray();
+    private delegate T SpanConverter<T>(ReadOnlySpan<byte> value);
+
+    /// <summary>
+    /// Reads a string or binary option of any length: libzmq answers EINVAL, without the size, when the buffer is too
+    /// small, so the buffer doubles until the value fits (or it is clear EINVAL means something else).
+    /// </summary>
+    private unsafe T ReadVariable<T>(SocketOption option, OptionKind kind, SpanConverter<T> convert)
+    {
+        const int MaxCapacity = 1 << 20;
+        for (int capacity = 4096; ; capacity *= 2)
+        {
+            byte[] rented = ArrayPool<byte>.Shared.Rent(capacity);
+            try
+            {
+                fixed (byte* p = rented)
+                {
+                    int errorNumber = TryGetNative(option, p, capacity, out int length);
+                    if (errorNumber == ZmqError.EINVAL && capacity < MaxCapacity)
+                    {
+                        continue;
+                    }
+
+                    if (errorNumber != 0)
+                    {
+                        ThrowHelper.ThrowZmq(errorNumber, $"Reading {option} from a {Type} socket");
+                    }
+
+                    if (kind == OptionKind.String && length > 0 && p[length - 1] == 0)
+                    {
+                        length--;
+                    }
+
+                    return convert(new ReadOnlySpan<byte>(p, length));
+                }
+            }
+            finally
+            {
+                ArrayPool<byte>.Shared.Return(rented);
+            }
+        }
     }
 
     private unsafe void SetNative(SocketOption option, void* value, int size)
@@ -381,20 +407,36 @@ public sealed partial class Socket
 
     private unsafe int GetNative(SocketOption option, void* value, int capacity)
     {
+        int errorNumber = TryGetNative(option, value, capacity, out int size);
+        if (errorNumber != 0)
+        {
+            ThrowHelper.ThrowZmq(errorNumber, $"Reading {option} from a {Type} socket");
+        }
+
+        return size;
+    }
+
+    /// <summary>Reads an option into <paramref name="value"/>; returns 0, or the error number (EINTR is retried).</summary>
+    private unsafe int TryGetNative(SocketOption option, void* value, int capacity, out int size)
+    {
         nint socket = Enter();
         try
         {
-            nuint size = (nuint)capacity;
-            while (LibZmq.GetSockOpt(socket, (int)option, value, &size) != 0)
+            nuint length = (nuint)capacity;
+            while (LibZmq.GetSockOpt(socket, (int)option, value, &length) != 0)
             {
                 int errorNumber = LibZmq.Errno();
                 if (errorNumber != ZmqError.EINTR)
                 {
-                    ThrowHelper.ThrowZmq(errorNumber, $"Reading {option} from a {Type} socket");
+                    size = 0;
+                    return errorNumber;
                 }
+
+                length = (nuint)capacity;
             }
 
-            return (int)size;
+            size = (int)length;
+            return 0;
         }
         finally
         {

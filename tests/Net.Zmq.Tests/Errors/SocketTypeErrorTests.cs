@@ -118,6 +118,6 @@ public class SocketTypeErrorTests
         var ex = Assert.ThrowsAny<ZmqException>(() => pub.RecvBytes());
 
         Assert.IsType<ZmqException>(ex);
-        Assert.Equal(ZmqError.ENOTSUP, ex.HResult);
+        Assert.Equal(ZmqError.ENOTSUP, ex.ErrorNumber);
     }
 }
