@@ -73,6 +73,41 @@ public sealed partial class Socket
         }
     }
 
+    /// <summary>
+    /// Receives one frame into <paramref name="message"/>, as <see cref="Recv(Message, RecvFlags)"/> does. The
+    /// <paramref name="expectedSize"/> of code written for the first Net.Zmq (which sized a pooled receive buffer with it)
+    /// is checked but not needed: libzmq provides the frame's memory, so frames of any size arrive whole, uncopied.
+    /// </summary>
+    /// <returns>True when a frame was received; false only under <see cref="RecvFlags.DontWait"/> when none is waiting.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expectedSize"/> is negative.</exception>
+    public bool Recv(Message message, int expectedSize, RecvFlags flags = RecvFlags.None)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(expectedSize);
+        return Recv(message, flags);
+    }
+
+    /// <summary>
+    /// Receives one frame, blocking until it arrives, and returns a copy of it in a message rented from
+    /// <see cref="MessagePool.Shared"/>; disposing the message returns its block to the pool.
+    /// </summary>
+    public unsafe Message ReceiveWithPool()
+    {
+        ZmqMsg msg;
+        LibZmq.MsgInit(&msg);
+        try
+        {
+            ReceiveInto(&msg, RecvFlags.None);
+            int size = (int)LibZmq.MsgSize(&msg);
+            Message pooled = MessagePool.Shared.Rent(size);
+            new ReadOnlySpan<byte>(LibZmq.MsgData(&msg), size).CopyTo(pooled.Data);
+            return pooled;
+        }
+        finally
+        {
+            LibZmq.MsgClose(&msg);
+        }
+    }
+
     /// <summary>Receives one frame into a new <see cref="Message"/>, blocking until it arrives. The caller disposes the message.</summary>
     public Message Recv()
     {
