@@ -6,10 +6,11 @@ using System.Text;
 namespace Net.Zmq.Interop;
 
 /// <summary>
-/// Finds and loads libzmq once, in a fixed order, checks its version, then installs the DllImport resolver
-/// that binds this assembly's imports to it. Every public entry point that can be the first to touch native
-/// code calls <see cref="EnsureLoaded"/>, so a missing library surfaces as a <see cref="DllNotFoundException"/>
-/// that says what was tried, never as a type-initializer failure.
+/// Finds and loads libzmq once, in a fixed order, and checks its version. The DllImport resolver is installed
+/// when the assembly loads, before any of its code runs, because the JIT may bind a P/Invoke as soon as it
+/// compiles the method that calls it. The resolver loads on demand, and entry points that can be the first to
+/// touch native code also call <see cref="EnsureLoaded"/>, so a missing library surfaces as a
+/// <see cref="DllNotFoundException"/> that says what was tried, never as a type-initializer failure.
 /// </summary>
 internal static class NativeLibraryLoader
 {
@@ -31,8 +32,22 @@ internal static class NativeLibraryLoader
         }
     }
 
-    private static nint Resolve(string libraryName, Assembly assembly, DllImportSearchPath? searchPath) =>
-        libraryName == LibZmq.LibraryName ? s_handle : 0;
+#pragma warning disable CA2255 // the resolver must be in place before the first P/Invoke is bound
+    [ModuleInitializer]
+#pragma warning restore CA2255
+    internal static void InstallResolver() =>
+        NativeLibrary.SetDllImportResolver(typeof(NativeLibraryLoader).Assembly, Resolve);
+
+    private static nint Resolve(string libraryName, Assembly assembly, DllImportSearchPath? searchPath)
+    {
+        if (libraryName != LibZmq.LibraryName)
+        {
+            return 0;
+        }
+
+        EnsureLoaded();
+        return s_handle;
+    }
 
     private static void LoadOrThrow()
     {
@@ -55,8 +70,6 @@ internal static class NativeLibraryLoader
                 throw s_failure;
             }
 
-            // From now on every [LibraryImport] of this assembly binds to the library just loaded.
-            NativeLibrary.SetDllImportResolver(typeof(NativeLibraryLoader).Assembly, Resolve);
             s_loaded = true;
         }
     }
