@@ -3,6 +3,7 @@
 #   ./build.sh          set up (libzmq, restore), build Release, run the demo and every sample
 #   ./build.sh test     set up, build, run the whole test suite
 #   ./build.sh pack     set up, build, write Net.Zmq.<version>.nupkg (+ .snupkg) to artifacts/packages
+#   ./build.sh soak     set up, build, run the soak (minutes): long streams, socket churn, memory, zero-copy under GC
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -77,12 +78,17 @@ case "$command" in
         dotnet pack src/Net.Zmq/Net.Zmq.csproj -c "$configuration" --no-build -nologo -o artifacts/packages
         ls -1 artifacts/packages
         ;;
+    soak)
+        setup
+        log "running the soak (see docs/reliability.md)"
+        dotnet tests/Net.Zmq.Soak/bin/"$configuration"/net10.0/Net.Zmq.Soak.dll soak
+        ;;
     -h|--help|help)
-        sed -n '2,5p' "$0"
+        sed -n '2,6p' "$0"
         ;;
     *)
         echo "unknown command '$command'" >&2
-        sed -n '2,5p' "$0" >&2
+        sed -n '2,6p' "$0" >&2
         exit 2
         ;;
 esac
