@@ -31,6 +31,17 @@ install_libzmq() {
     have_libzmq || { echo "libzmq5 was installed but libzmq.so.5 is still not found" >&2; exit 1; }
 }
 
+# The fault tests cut links between network namespaces and drop packets with nftables; without root or nft they
+# skip with the reason printed, so a failed install here is only a warning.
+install_fault_tools() {
+    if [ "$(id -u)" -ne 0 ] || command -v nft >/dev/null || ! command -v apt-get >/dev/null; then
+        return
+    fi
+    log "installing nftables for the network fault tests"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nftables >/dev/null) ||
+        echo "warning: nftables could not be installed; the packet-loss test will skip" >&2
+}
+
 setup() {
     install_libzmq
     export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
@@ -69,6 +80,7 @@ case "$command" in
         ;;
     test)
         setup
+        install_fault_tools
         log "running the tests"
         run_tests
         ;;
