@@ -26,7 +26,7 @@ var scenarios = new Func<ScenarioResult>[]
     () => StreamScenarios.PushPull(Scaled(10_000_000)),
     () => StreamScenarios.RequestReply(Scaled(1_000_000)),
     () => ResourceScenarios.SocketChurn(Scaled(10_000)),
-    () => ResourceScenarios.MemoryGrowth(rounds: 10, Scaled(100_000), managedLimit: 1 << 20, residentLimit: 32 << 20),
+    () => ResourceScenarios.MemoryGrowth(rounds: 10, Scaled(50_000), managedLimit: 1 << 20, residentLimit: 32 << 20),
     () => ZeroCopyScenario.Run(Scaled(1_000_000)),
 };
 
