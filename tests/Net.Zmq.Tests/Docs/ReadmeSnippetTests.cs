@@ -5,8 +5,8 @@ namespace Net.Zmq.Tests.Docs;
 
 /// <summary>
 /// Every C# block of README.md compiles against the library as built; the complete program (the quick start)
-/// also runs and prints what the README says it prints. Fragments are compiled inside a method that provides
-/// the <c>socket</c>, <c>buffer</c> and <c>Process</c> they use.
+/// also runs and prints what the README says it prints. Fragments are compiled inside an async method that provides
+/// the <c>socket</c>, <c>cancellationToken</c>, <c>buffer</c> and <c>Process</c> they use.
 /// </summary>
 public sealed partial class ReadmeSnippetTests : IDisposable
 {
@@ -35,7 +35,7 @@ public sealed partial class ReadmeSnippetTests : IDisposable
                 <ImplicitUsings>enable</ImplicitUsings>
                 <Nullable>enable</Nullable>
                 <ManagePackageVersionsCentrally>false</ManagePackageVersionsCentrally>
-                <NoWarn>CS0219;CS0168;CS8321;IDE1006</NoWarn>
+                <NoWarn>CS0219;CS0168;CS8321;CS1998;IDE1006</NoWarn>
               </PropertyGroup>
               <ItemGroup>
                 <Reference Include="Net.Zmq" HintPath="{library}" />
@@ -49,7 +49,7 @@ public sealed partial class ReadmeSnippetTests : IDisposable
         snippets.AppendLine("    private static void Process(ReadOnlySpan<byte> data) { }");
         for (int i = 0; i < fragments.Length; i++)
         {
-            snippets.AppendLine($"    internal static void Fragment{i}(Socket socket)\n    {{\n{fragments[i]}\n    }}");
+            snippets.AppendLine($"    internal static async Task Fragment{i}(Socket socket, CancellationToken cancellationToken)\n    {{\n{fragments[i]}\n    }}");
         }
 
         File.WriteAllText(Path.Combine(app, "Snippets.cs"), snippets.Append("}\n").ToString());
