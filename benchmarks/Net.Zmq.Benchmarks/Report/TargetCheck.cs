@@ -46,20 +46,27 @@ internal static class TargetCheck
             .Select(r => ($"{Units.Size(r.Size)}", Ratio(r, Find(MarkdownReport.ReceiveSuite, "PureBlocking", r.Size)) ?? double.NaN)).ToList();
         yield return ("Poller within 3% of PureBlocking", Join(poller, "F3"), Met(poller, r => r <= 1.03));
 
-        var vsNative = latency.Where(r => r.Library == "Net.Zmq")
-            .Select(r => (r, latency.FirstOrDefault(n => n.Library == NativeBaseline.Name && n.Scenario == r.Scenario && n.Size == r.Size)))
-            .Where(x => x.Item2 is not null)
-            .Select(x => ($"{x.r.Scenario} {Units.Size(x.r.Size)}", x.r.Mean / x.Item2!.Mean)).ToList();
-        yield return ("Round trips within 10% of native C (mean)", Join(vsNative, "F2"), Met(vsNative, r => r <= 1.10));
+        // Means on a loaded two-core machine carry multi-millisecond scheduling stalls (see p99), so every round-trip
+        // target is judged twice: on the mean the issue names, and on the median, which such stalls barely move.
+        foreach ((string statistic, Func<LatencyResult, double> pick) in new (string, Func<LatencyResult, double>)[] { ("mean", r => r.Mean), ("p50", r => r.P50) })
+        {
+            var vsNative = Pairs(latency, NativeBaseline.Name).Select(x => (x.Label, pick(x.Zmq) / pick(x.Other))).ToList();
+            yield return ($"Round trips within 10% of native C (Net.Zmq / native, {statistic})", Join(vsNative, "F2"), Met(vsNative, r => r <= 1.10));
+            var faster = Pairs(latency, "NetMQ").Select(x => (x.Label, pick(x.Zmq) / pick(x.Other))).ToList();
+            yield return ($"Faster than NetMQ in every round-trip scenario (Net.Zmq / NetMQ, {statistic})", Join(faster, "F2"), Met(faster, r => r < 1));
+        }
 
-        var pairs = latency.Where(r => r.Library == "Net.Zmq")
-            .Select(r => (r, latency.FirstOrDefault(n => n.Library == "NetMQ" && n.Scenario == r.Scenario && n.Size == r.Size)))
-            .Where(x => x.Item2 is not null).ToList();
-        var faster = pairs.Select(x => ($"{x.r.Scenario} {Units.Size(x.r.Size)}", x.r.Mean / x.Item2!.Mean)).ToList();
-        yield return ("Faster than NetMQ in every round-trip scenario (Net.Zmq / NetMQ mean)", Join(faster, "F2"), Met(faster, r => r < 1));
-        var leaner = pairs.Select(x => ($"{x.r.Scenario} {Units.Size(x.r.Size)}", (x.r.AllocatedPerOperation ?? 0) - (x.Item2!.AllocatedPerOperation ?? 0))).ToList();
+        var leaner = Pairs(latency, "NetMQ").Select(x => (x.Label, (x.Zmq.AllocatedPerOperation ?? 0) - (x.Other.AllocatedPerOperation ?? 0))).ToList();
         yield return ("Fewer bytes allocated per operation than NetMQ (Net.Zmq − NetMQ, bytes)", Join(leaner, "F0"), Met(leaner, d => d < 0));
     }
+
+    /// <summary>Each Net.Zmq round-trip result with the same scenario and size measured for <paramref name="library"/>.</summary>
+    private static IEnumerable<(string Label, LatencyResult Zmq, LatencyResult Other)> Pairs(IReadOnlyList<LatencyResult> latency, string library) =>
+        from zmq in latency
+        where zmq.Library == "Net.Zmq"
+        from other in latency
+        where other.Library == library && other.Scenario == zmq.Scenario && other.Size == zmq.Size
+        select ($"{zmq.Scenario} {Units.Size(zmq.Size)}", zmq, other);
 
     private static double? Ratio(ThroughputResult? a, ThroughputResult? b) => a is null || b is null ? null : a.Mean / b.Mean;
 
