@@ -85,35 +85,11 @@ public unsafe class MessageBufferStrategyBenchmarks
 
     /// <summary>A new Message per message on both sides (the seed's Message strategy).</summary>
     [Benchmark]
-    public void Message()
-    {
-        _sender.Start();
-        Socket receiver = _pair.Receiver;
-        for (int n = 0; n < Suite.MessageCount; n++)
-        {
-            receiver.Recv(_routingId);
-            using var message = new Message();
-            receiver.Recv(message);
-        }
-
-        _sender.WaitDone();
-    }
+    public void Message() => ReceiveIntoNewMessages();
 
     /// <summary>The sender hands libzmq native memory it frees in a callback; the receiver takes a new Message per message.</summary>
     [Benchmark]
-    public void MessageZeroCopy()
-    {
-        _sender.Start();
-        Socket receiver = _pair.Receiver;
-        for (int n = 0; n < Suite.MessageCount; n++)
-        {
-            receiver.Recv(_routingId);
-            using var message = new Message();
-            receiver.Recv(message);
-        }
-
-        _sender.WaitDone();
-    }
+    public void MessageZeroCopy() => ReceiveIntoNewMessages();
 
     /// <summary>One reused buffer on both sides, sent and received as spans.</summary>
     [Benchmark]
@@ -140,6 +116,20 @@ public unsafe class MessageBufferStrategyBenchmarks
         {
             receiver.Recv(_routingId);
             receiver.Recv(_reusedMessage);
+        }
+
+        _sender.WaitDone();
+    }
+
+    private void ReceiveIntoNewMessages()
+    {
+        _sender.Start();
+        Socket receiver = _pair.Receiver;
+        for (int n = 0; n < Suite.MessageCount; n++)
+        {
+            receiver.Recv(_routingId);
+            using var message = new Message();
+            receiver.Recv(message);
         }
 
         _sender.WaitDone();
