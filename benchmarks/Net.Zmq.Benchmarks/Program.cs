@@ -1,3 +1,11 @@
 using BenchmarkDotNet.Running;
+using Net.Zmq.Benchmarks;
+
+// "suite" is the merged run of ./build.sh bench; anything else goes to BenchmarkDotNet (--filter, --list, ...).
+if (args.Length > 0 && args[0] == "suite")
+{
+    return SuiteRun.Run(args[1..]);
+}
 
 BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
+return 0;
