@@ -64,16 +64,29 @@ internal static class SuiteRun
 
         Console.WriteLine("==> round trips");
         latency.AddRange(RoundTrips(baseline));
+        Console.WriteLine("==> async round trips and parked receives");
+        latency.AddRange(AsyncRoundTrips.Measure());
+        ParkedReceivesResult parked = ParkedReceivesResult.Measure(receives: 1000, duration: TimeSpan.FromSeconds(5));
         Console.WriteLine("==> Workstation GC subset (child process)");
         IReadOnlyList<ThroughputResult> workstation = RunWorkstationChild(args, results);
 
         var environment = Environment(baseline is not null, stopwatch.Elapsed);
-        string markdown = new MarkdownReport(environment, throughput, workstation, latency).Write();
+        string markdown = new MarkdownReport(environment, throughput, workstation, latency, parked).Write();
         File.WriteAllText(Path.Combine(results, "latest.md"), markdown);
         var chartRows = throughput.Where(r => r.Suite is MarkdownReport.BufferSuite or "NetMQ" || (r.Suite == "Native" && Suite.BufferStrategySizes.Contains(r.Size))).ToList();
         File.WriteAllText(Path.Combine(results, "latest.svg"), SvgChart.Draw("Messages/s by message size (ROUTER to ROUTER, 10,000 messages per operation)", chartRows));
         Console.WriteLine(markdown);
         Console.WriteLine($"==> wrote {Path.Combine(results, "latest.md")} and latest.svg");
+        return 0;
+    }
+
+    /// <summary>Issue 5's measurements alone: the async round trips and the parked receives, printed as the report's async section.</summary>
+    public static int RunAsyncOnly(string[] args)
+    {
+        Suite.Full = args.Contains("--full");
+        List<LatencyResult> latency = AsyncRoundTrips.Measure();
+        ParkedReceivesResult parked = ParkedReceivesResult.Measure(receives: 1000, duration: TimeSpan.FromSeconds(5));
+        Console.WriteLine(new MarkdownReport([], [], [], latency, parked).Write());
         return 0;
     }
 

@@ -7,7 +7,8 @@ internal sealed class MarkdownReport(
     IReadOnlyList<string> environment,
     IReadOnlyList<ThroughputResult> throughput,
     IReadOnlyList<ThroughputResult> workstation,
-    IReadOnlyList<LatencyResult> latency)
+    IReadOnlyList<LatencyResult> latency,
+    ParkedReceivesResult parked)
 {
     public const string BufferSuite = "Buffer strategy";
     public const string ReceiveSuite = "Receive mode";
@@ -16,6 +17,13 @@ internal sealed class MarkdownReport(
 
     public string Write()
     {
+        if (throughput.Count == 0)
+        {
+            // The async set alone (Net.Zmq.Benchmarks async).
+            AsyncSection();
+            return _text.ToString();
+        }
+
         Line("# Net.Zmq benchmark results");
         Line();
         foreach (string line in environment)
@@ -36,11 +44,46 @@ internal sealed class MarkdownReport(
 
         LatencySection();
         TargetSection();
+        AsyncSection();
+        return _text.ToString();
+    }
+
+    private void AsyncSection()
+    {
         Line();
         Line("## Async (issue 5)");
         Line();
-        Line("Not measured in this run: the async benchmarks are added with the async API.");
-        return _text.ToString();
+        Line($"{AsyncRoundTrips.Scenario}: a DEALER client and a ROUTER echo server, {AsyncRoundTrips.Size} B, tcp://127.0.0.1; the server is the same " +
+             "(Net.Zmq, blocking receive on its own thread) for every client. Allocated counts all threads' managed bytes per round trip.");
+        Line();
+        Line("| Client | Mean | ± | p50 | p90 | p99 | Allocated/op | vs Net.Zmq sync (mean) | (p50) |");
+        Line("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+        var rows = latency.Where(r => r.Scenario == AsyncRoundTrips.Scenario).ToList();
+        LatencyResult? sync = rows.FirstOrDefault(r => r.Library == "Net.Zmq sync");
+        foreach (LatencyResult r in rows)
+        {
+            string mean = sync is null ? "-" : Units.Number(r.Mean / sync.Mean) + "x";
+            string p50 = sync is null ? "-" : Units.Number(r.P50 / sync.P50) + "x";
+            string allocated = r.AllocatedPerOperation is { } a ? Units.Bytes(a) : "n/a";
+            Line($"| {r.Library} | {Units.Duration(r.Mean)} | {Units.Duration(r.Spread)} | {Units.Duration(r.P50)} | {Units.Duration(r.P90)} | " +
+                 $"{Units.Duration(r.P99)} | {allocated} | {mean} | {p50} |");
+        }
+
+        LatencyResult? asyncRow = rows.FirstOrDefault(r => r.Library == "Net.Zmq async");
+        if (sync is not null && asyncRow is not null)
+        {
+            double ratio = asyncRow.Mean / sync.Mean;
+            Line();
+            Line($"Target: async round trip ≤ 1.25x the sync one: {Units.Number(ratio)}x on the mean, {Units.Number(asyncRow.P50 / sync.P50)}x on p50 — " +
+                 $"{(ratio <= 1.25 ? "met" : "missed")} on the mean. Target: 0 bytes allocated per async round trip: {Units.Bytes(asyncRow.AllocatedPerOperation ?? 0)}.");
+        }
+
+        Line();
+        string reactor = parked.ReactorCpu is { } cpu ? $"{cpu.TotalMilliseconds:F0} ms" : "not found";
+        Line($"Parked receives: {parked.Receives:N0} RecvAsync calls waiting on {parked.Receives:N0} idle PULL sockets for {parked.Duration.TotalSeconds:F0} s used " +
+             $"{parked.ProcessCpu.TotalMilliseconds:F0} ms of CPU in the whole process ({parked.ProcessCpu / parked.Duration * 100:F2}% of one core) and {reactor} " +
+             $"on the reactor thread, with {parked.ThreadPoolThreads} thread-pool threads; disposing the sockets completed " +
+             $"{parked.CompletedOnDispose:N0} of them with ObjectDisposedException.");
     }
 
     private void ThroughputSection(string title, string suite, string baseline, IReadOnlyList<ThroughputResult> source)
