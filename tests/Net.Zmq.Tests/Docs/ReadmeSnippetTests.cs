@@ -4,9 +4,9 @@ using System.Text.RegularExpressions;
 namespace Net.Zmq.Tests.Docs;
 
 /// <summary>
-/// Every C# block of README.md compiles against the library as built; the complete program (the quick start)
-/// also runs and prints what the README says it prints. Fragments are compiled inside a method that provides
-/// the <c>socket</c>, <c>buffer</c> and <c>Process</c> they use.
+/// Every C# block of README.md compiles against the library as built and runs: the complete program (the quick
+/// start) prints what the README says it prints, then each fragment runs inside a method that provides the
+/// <c>socket</c>, <c>buffer</c> and <c>Process</c> it uses, on a PULL socket a PUSH peer keeps feeding.
 /// </summary>
 public sealed partial class ReadmeSnippetTests : IDisposable
 {
@@ -42,7 +42,7 @@ public sealed partial class ReadmeSnippetTests : IDisposable
               </ItemGroup>
             </Project>
             """);
-        File.WriteAllText(Path.Combine(app, "Program.cs"), programs[0]);
+        File.WriteAllText(Path.Combine(app, "Program.cs"), programs[0] + "\nSnippets.RunAll();\n");
 
         var snippets = new StringBuilder("using Net.Zmq;\n\ninternal static class Snippets\n{\n");
         snippets.AppendLine("    private static readonly byte[] buffer = new byte[16];");
@@ -52,12 +52,59 @@ public sealed partial class ReadmeSnippetTests : IDisposable
             snippets.AppendLine($"    internal static void Fragment{i}(Socket socket)\n    {{\n{fragments[i]}\n    }}");
         }
 
+        snippets.AppendLine("    internal static void RunAll()\n    {");
+        for (int i = 0; i < fragments.Length; i++)
+        {
+            snippets.AppendLine($"        Fed(Fragment{i});\n        Console.WriteLine(\"fragment {i} ran\");");
+        }
+
+        snippets.AppendLine("    }");
+        snippets.AppendLine(FeederSource);
         File.WriteAllText(Path.Combine(app, "Snippets.cs"), snippets.Append("}\n").ToString());
 
-        string output = DotnetCli.Run(app, _work, "run", "-c", "Release");
+        string output = DotnetCli.Run(app, _work, "run", "-c", "Release").ReplaceLineEndings("\n");
 
-        Assert.Contains("hello\nworld", output.ReplaceLineEndings("\n"));
+        Assert.Contains("hello\nworld", output);
+        for (int i = 0; i < fragments.Length; i++)
+        {
+            Assert.Contains($"fragment {i} ran", output);
+        }
     }
+
+    /// <summary>
+    /// Runs a fragment on a PULL socket that a PUSH peer feeds a 64-byte frame every few milliseconds until the
+    /// fragment returns, so its blocking receives always get a frame; a receive that still waits 5 s fails.
+    /// </summary>
+    private const string FeederSource = """
+            private static void Fed(Action<Socket> fragment)
+            {
+                using var context = new Context();
+                using var socket = new Socket(context, SocketType.Pull);
+                socket.SetOption(SocketOption.ReceiveTimeout, 5000);
+                socket.Bind("inproc://readme");
+                using var done = new ManualResetEventSlim();
+                var feeder = new Thread(() =>
+                {
+                    using var peer = new Socket(context, SocketType.Push);
+                    peer.Connect("inproc://readme");
+                    var frame = new byte[64];
+                    while (!done.Wait(5))
+                    {
+                        peer.Send(frame, SendFlags.DontWait);
+                    }
+                });
+                feeder.Start();
+                try
+                {
+                    fragment(socket);
+                }
+                finally
+                {
+                    done.Set();
+                    feeder.Join();
+                }
+            }
+        """;
 
     [GeneratedRegex("```csharp\\n(.*?)```", RegexOptions.Singleline)]
     private static partial Regex CSharpBlock();
