@@ -5,8 +5,9 @@ namespace Net.Zmq.Tests.Docs;
 
 /// <summary>
 /// Every C# block of README.md compiles against the library as built and runs: the complete program (the quick
-/// start) prints what the README says it prints, then each fragment runs inside a method that provides the
-/// <c>socket</c>, <c>buffer</c> and <c>Process</c> it uses, on a PULL socket a PUSH peer keeps feeding.
+/// start) prints what the README says it prints, then each fragment runs inside an async method that provides the
+/// <c>socket</c>, <c>cancellationToken</c>, <c>buffer</c> and <c>Process</c> it uses, on a DEALER socket a peer keeps
+/// feeding. A fragment that loops until cancelled (<c>ReceiveAllAsync</c>) is cancelled after half a second.
 /// </summary>
 public sealed partial class ReadmeSnippetTests : IDisposable
 {
@@ -35,7 +36,7 @@ public sealed partial class ReadmeSnippetTests : IDisposable
                 <ImplicitUsings>enable</ImplicitUsings>
                 <Nullable>enable</Nullable>
                 <ManagePackageVersionsCentrally>false</ManagePackageVersionsCentrally>
-                <NoWarn>CS0219;CS0168;CS8321;IDE1006</NoWarn>
+                <NoWarn>CS0219;CS0168;CS8321;CS1998;IDE1006</NoWarn>
               </PropertyGroup>
               <ItemGroup>
                 <Reference Include="Net.Zmq" HintPath="{library}" />
@@ -49,7 +50,7 @@ public sealed partial class ReadmeSnippetTests : IDisposable
         snippets.AppendLine("    private static void Process(ReadOnlySpan<byte> data) { }");
         for (int i = 0; i < fragments.Length; i++)
         {
-            snippets.AppendLine($"    internal static void Fragment{i}(Socket socket)\n    {{\n{fragments[i]}\n    }}");
+            snippets.AppendLine($"    internal static async Task Fragment{i}(Socket socket, CancellationToken cancellationToken)\n    {{\n{fragments[i]}\n    }}");
         }
 
         snippets.AppendLine("    internal static void RunAll()\n    {");
@@ -72,20 +73,21 @@ public sealed partial class ReadmeSnippetTests : IDisposable
     }
 
     /// <summary>
-    /// Runs a fragment on a PULL socket that a PUSH peer feeds a 64-byte frame every few milliseconds until the
-    /// fragment returns, so its blocking receives always get a frame; a receive that still waits 5 s fails.
+    /// Runs a fragment on a DEALER socket that a DEALER peer feeds a 64-byte frame every few milliseconds until the
+    /// fragment returns, so its receives always get a frame; a receive that still waits 5 s fails. The fragment's
+    /// token is cancelled after 500 ms, which ends a receive loop; cancellation is then the expected outcome.
     /// </summary>
     private const string FeederSource = """
-            private static void Fed(Action<Socket> fragment)
+            private static void Fed(Func<Socket, CancellationToken, Task> fragment)
             {
                 using var context = new Context();
-                using var socket = new Socket(context, SocketType.Pull);
+                using var socket = new Socket(context, SocketType.Dealer);
                 socket.SetOption(SocketOption.ReceiveTimeout, 5000);
                 socket.Bind("inproc://readme");
                 using var done = new ManualResetEventSlim();
                 var feeder = new Thread(() =>
                 {
-                    using var peer = new Socket(context, SocketType.Push);
+                    using var peer = new Socket(context, SocketType.Dealer);
                     peer.Connect("inproc://readme");
                     var frame = new byte[64];
                     while (!done.Wait(5))
@@ -94,9 +96,13 @@ public sealed partial class ReadmeSnippetTests : IDisposable
                     }
                 });
                 feeder.Start();
+                using var cancel = new CancellationTokenSource(TimeSpan.FromMilliseconds(500));
                 try
                 {
-                    fragment(socket);
+                    fragment(socket, cancel.Token).GetAwaiter().GetResult();
+                }
+                catch (OperationCanceledException) when (cancel.IsCancellationRequested)
+                {
                 }
                 finally
                 {
