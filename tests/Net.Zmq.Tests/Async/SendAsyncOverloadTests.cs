@@ -3,28 +3,13 @@ using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Async;
 
 /// <summary>Every SendAsync form delivers its frame, and SendMore builds multipart messages.</summary>
-public sealed class SendAsyncOverloadTests : IDisposable
+public sealed class SendAsyncOverloadTests : PushPullTests
 {
-    private readonly ConnectedPair _pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
-    private readonly CancellationTokenSource _timeout = new(Waits.Event);
-
-    public SendAsyncOverloadTests() => _pair.Binder.WithTimeouts();
-
-    private Socket Push => _pair.Connector;
-
-    private Socket Pull => _pair.Binder;
-
-    public void Dispose()
-    {
-        _timeout.Dispose();
-        _pair.Dispose();
-    }
-
     [Fact]
     public async Task SendAsync_of_read_only_memory_sends_exactly_that_slice()
     {
         byte[] data = [0, 1, 2, 3, 4, 5];
-        await Push.SendAsync(new ReadOnlyMemory<byte>(data, 1, 4), _timeout.Token);
+        await Push.SendAsync(new ReadOnlyMemory<byte>(data, 1, 4), Timeout.Token);
         using Message received = Pull.Recv();
         Assert.Equal(new byte[] { 1, 2, 3, 4 }, received.ToArray());
     }
@@ -32,7 +17,7 @@ public sealed class SendAsyncOverloadTests : IDisposable
     [Fact]
     public async Task SendAsync_of_a_byte_array_sends_it_whole()
     {
-        await Push.SendAsync(new byte[] { 9, 8, 7 }, _timeout.Token);
+        await Push.SendAsync(new byte[] { 9, 8, 7 }, Timeout.Token);
         using Message received = Pull.Recv();
         Assert.Equal(new byte[] { 9, 8, 7 }, received.ToArray());
     }
@@ -40,7 +25,7 @@ public sealed class SendAsyncOverloadTests : IDisposable
     [Fact]
     public async Task SendAsync_of_a_string_sends_its_utf8_bytes()
     {
-        await Push.SendAsync("grüße, 世界", _timeout.Token);
+        await Push.SendAsync("grüße, 世界", Timeout.Token);
         Assert.Equal("grüße, 世界", Pull.RecvString());
     }
 
@@ -48,7 +33,7 @@ public sealed class SendAsyncOverloadTests : IDisposable
     public async Task SendAsync_of_a_message_sends_it_and_leaves_it_empty()
     {
         using var message = new Message("zero copy");
-        await Push.SendAsync(message, _timeout.Token);
+        await Push.SendAsync(message, Timeout.Token);
         Assert.Equal(0, message.Size);
         Assert.Equal("zero copy", Pull.RecvString());
     }
@@ -57,11 +42,11 @@ public sealed class SendAsyncOverloadTests : IDisposable
     public async Task SendAsync_with_SendMore_builds_one_multipart_message_from_every_overload()
     {
         using var fourth = new Message("four");
-        await Push.SendAsync(new ReadOnlyMemory<byte>([(byte)'o', (byte)'n', (byte)'e']), SendFlags.SendMore, _timeout.Token);
-        await Push.SendAsync("two"u8.ToArray(), SendFlags.SendMore, _timeout.Token);
-        await Push.SendAsync("three", SendFlags.SendMore, _timeout.Token);
-        await Push.SendAsync(fourth, SendFlags.SendMore, _timeout.Token);
-        await Push.SendAsync("five", _timeout.Token);
+        await Push.SendAsync(new ReadOnlyMemory<byte>([(byte)'o', (byte)'n', (byte)'e']), SendFlags.SendMore, Timeout.Token);
+        await Push.SendAsync("two"u8.ToArray(), SendFlags.SendMore, Timeout.Token);
+        await Push.SendAsync("three", SendFlags.SendMore, Timeout.Token);
+        await Push.SendAsync(fourth, SendFlags.SendMore, Timeout.Token);
+        await Push.SendAsync("five", Timeout.Token);
         Assert.Equal(new[] { "one", "two", "three", "four", "five" }, SocketKit.RecvStrings(Pull));
     }
 
@@ -72,7 +57,7 @@ public sealed class SendAsyncOverloadTests : IDisposable
         message.Add("first");
         message.AddEmpty();
         message.Add(new byte[5000]);
-        await Push.SendMultipartAsync(message, _timeout.Token);
+        await Push.SendMultipartAsync(message, Timeout.Token);
 
         using MultipartMessage received = Pull.RecvMultipart();
         Assert.Equal(3, received.Count);

@@ -3,21 +3,8 @@ using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Async;
 
 /// <summary>A receive finds a waiting frame at once; otherwise it parks and completes when the frame arrives.</summary>
-public sealed class SynchronousCompletionTests : IDisposable
+public sealed class SynchronousCompletionTests() : PushPullTests(inproc: true)
 {
-    private readonly ConnectedPair _pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-    private readonly CancellationTokenSource _timeout = new(Waits.Event);
-
-    private Socket Push => _pair.Connector;
-
-    private Socket Pull => _pair.Binder;
-
-    public void Dispose()
-    {
-        _timeout.Dispose();
-        _pair.Dispose();
-    }
-
     [Fact]
     public async Task Every_receive_completes_synchronously_when_its_frame_is_already_waiting()
     {
@@ -30,19 +17,19 @@ public sealed class SynchronousCompletionTests : IDisposable
         SocketKit.SendStrings(Push, "four");
 
         // Over inproc a send has put its frames into the pipe when it returns, so all four are waiting now.
-        ValueTask<int> first = Pull.RecvAsync(buffer.AsMemory(), _timeout.Token);
+        ValueTask<int> first = Pull.RecvAsync(buffer.AsMemory(), Timeout.Token);
         Assert.True(first.IsCompletedSuccessfully);
         Assert.Equal(3, await first);
 
-        ValueTask second = Pull.RecvAsync(single, _timeout.Token);
+        ValueTask second = Pull.RecvAsync(single, Timeout.Token);
         Assert.True(second.IsCompletedSuccessfully);
         Assert.Equal("two", single.ToString());
 
-        ValueTask third = Pull.RecvMultipartAsync(message, _timeout.Token);
+        ValueTask third = Pull.RecvMultipartAsync(message, Timeout.Token);
         Assert.True(third.IsCompletedSuccessfully);
         Assert.Equal(2, message.Count);
 
-        ValueTask<string> fourth = Pull.RecvStringAsync(_timeout.Token);
+        ValueTask<string> fourth = Pull.RecvStringAsync(Timeout.Token);
         Assert.True(fourth.IsCompletedSuccessfully);
         Assert.Equal("four", await fourth);
     }
@@ -50,10 +37,10 @@ public sealed class SynchronousCompletionTests : IDisposable
     [Fact]
     public async Task A_send_that_can_be_queued_completes_synchronously()
     {
-        ValueTask sent = Push.SendAsync("queued at once", _timeout.Token);
+        ValueTask sent = Push.SendAsync("queued at once", Timeout.Token);
         Assert.True(sent.IsCompletedSuccessfully);
         await sent;
-        Assert.Equal("queued at once", await Pull.RecvStringAsync(_timeout.Token));
+        Assert.Equal("queued at once", await Pull.RecvStringAsync(Timeout.Token));
     }
 
     [Fact]
@@ -62,7 +49,7 @@ public sealed class SynchronousCompletionTests : IDisposable
         using var message = new Message();
         for (int i = 0; i < 20; i++)
         {
-            ValueTask received = Pull.RecvAsync(message, _timeout.Token);
+            ValueTask received = Pull.RecvAsync(message, Timeout.Token);
             Assert.False(received.IsCompleted);
             Push.Send($"late {i}");
             Assert.True(await Waits.FinishesAsync(received.AsTask()), $"receive {i} never completed");
