@@ -79,13 +79,21 @@ public sealed partial class Socket
     }
 
     /// <summary>Receives one frame and decodes it as UTF-8.</summary>
+    /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
     /// <exception cref="InvalidOperationException">Another asynchronous receive is pending on this socket.</exception>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public async ValueTask<string> RecvStringAsync(CancellationToken cancellationToken = default)
+    public ValueTask<string> RecvStringAsync(CancellationToken cancellationToken = default)
     {
-        using var message = new Message();
-        await RecvAsync(message, cancellationToken).ConfigureAwait(false);
-        return message.ToString();
+        // Started here, not in the async method, so that usage errors throw from the call as for RecvAsync.
+        var message = new Message();
+        try
+        {
+            return DecodeWhenReceived(RecvAsync(message, cancellationToken), message);
+        }
+        catch
+        {
+            message.Dispose();
+            throw;
+        }
     }
 
     /// <summary>
@@ -110,15 +118,14 @@ public sealed partial class Socket
     }
 
     /// <summary>Receives a whole multipart message into a new <see cref="MultipartMessage"/>, which the caller disposes.</summary>
+    /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
     /// <exception cref="InvalidOperationException">Another asynchronous receive is pending on this socket.</exception>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public async ValueTask<MultipartMessage> RecvMultipartAsync(CancellationToken cancellationToken = default)
+    public ValueTask<MultipartMessage> RecvMultipartAsync(CancellationToken cancellationToken = default)
     {
         var message = new MultipartMessage();
         try
         {
-            await RecvMultipartAsync(message, cancellationToken).ConfigureAwait(false);
-            return message;
+            return ReturnWhenReceived(RecvMultipartAsync(message, cancellationToken), message);
         }
         catch
         {
@@ -321,6 +328,31 @@ public sealed partial class Socket
         if ((flags & SendFlags.DontWait) != 0)
         {
             ThrowHelper.ThrowArgument("An asynchronous send waits until the frame can be queued; SendFlags.DontWait has no meaning there. Use Send(..., SendFlags.DontWait) for a send that must not wait.", nameof(flags));
+        }
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private static async ValueTask<string> DecodeWhenReceived(ValueTask received, Message message)
+    {
+        using (message)
+        {
+            await received.ConfigureAwait(false);
+            return message.ToString();
+        }
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private static async ValueTask<MultipartMessage> ReturnWhenReceived(ValueTask received, MultipartMessage message)
+    {
+        try
+        {
+            await received.ConfigureAwait(false);
+            return message;
+        }
+        catch
+        {
+            message.Dispose();
+            throw;
         }
     }
 

@@ -25,7 +25,7 @@ internal sealed unsafe class SocketAsyncState
     private readonly int _fd;
     private int _slot = -1;
     private int _pumpRequested;
-    private volatile bool _disposed;
+    private int _disposed;
 
     private SocketAsyncState(Socket socket, int fd)
     {
@@ -41,7 +41,7 @@ internal sealed unsafe class SocketAsyncState
 
     internal SocketType SocketType => _socket.Type;
 
-    internal bool IsDisposed => _disposed;
+    internal bool IsDisposed => Volatile.Read(ref _disposed) != 0;
 
     /// <summary>Creates the state of <paramref name="socket"/> once and registers it with the reactor.</summary>
     internal static SocketAsyncState GetOrCreate(Socket socket, ref SocketAsyncState? field)
@@ -165,13 +165,13 @@ internal sealed unsafe class SocketAsyncState
     /// <summary>Fails the parked operations with <see cref="ObjectDisposedException"/> and stops watching the socket.</summary>
     internal void Dispose()
     {
-        if (_disposed)
+        // Once only, even when two threads dispose the socket together: a reactor slot given back twice would later
+        // be shared by two sockets, and one of them would never be woken.
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
         {
             return;
         }
 
-        _disposed = true;
-        Interlocked.MemoryBarrier();
         FailParked(SocketOperation.DisposedError);
         SocketReactor.Instance.Unregister(_slot, _fd);
     }
@@ -188,7 +188,7 @@ internal sealed unsafe class SocketAsyncState
 
     private void PumpInsideGate()
     {
-        if (_disposed || !TryEnterHandle(out nint socket))
+        if (IsDisposed || !TryEnterHandle(out nint socket))
         {
             FailParked(SocketOperation.DisposedError);
             return;

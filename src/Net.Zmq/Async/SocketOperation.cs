@@ -289,7 +289,9 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
 
     private void Finish(int result, Exception? error)
     {
-        _registration.Unregister();
+        // Dispose, not Unregister: it waits for a cancellation callback already running on another thread, which
+        // would otherwise set _cancelRequested after the next operation's Claim and cancel that operation instead.
+        _registration.Dispose();
         _registration = default;
         _cancellationToken = default;
         ClearArguments();
