@@ -3,6 +3,8 @@
 #   ./build.sh          set up (libzmq, restore), build Release, run the demo and every sample
 #   ./build.sh test     set up, build, run the whole test suite
 #   ./build.sh pack     set up, build, write Net.Zmq.<version>.nupkg (+ .snupkg) to artifacts/packages
+#   ./build.sh bench    set up, build the native C baseline (gcc, libzmq3-dev), run the short benchmark set and write
+#                       benchmarks/results/latest.md + latest.svg; add --full for the publication set (about an hour)
 #   ./build.sh soak     set up, build, run the soak (minutes): long streams, socket churn, memory, zero-copy under GC
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -16,19 +18,33 @@ have_libzmq() {
     ldconfig -p 2>/dev/null | grep -q 'libzmq\.so\.5' || [ -e /usr/lib/x86_64-linux-gnu/libzmq.so.5 ] || [ -e /usr/lib/aarch64-linux-gnu/libzmq.so.5 ]
 }
 
+apt_install() {
+    local sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || { echo "$* missing and this user cannot install it (no root, no sudo)" >&2; exit 1; }
+        sudo="sudo"
+    fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
+}
+
 install_libzmq() {
     if have_libzmq; then
         return
     fi
     log "libzmq.so.5 not found: installing Debian's libzmq5"
-    local sudo=""
-    if [ "$(id -u)" -ne 0 ]; then
-        command -v sudo >/dev/null || { echo "libzmq5 is missing and this user cannot install it (no root, no sudo)" >&2; exit 1; }
-        sudo="sudo"
-    fi
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libzmq5 >/dev/null
+    apt_install libzmq5
     have_libzmq || { echo "libzmq5 was installed but libzmq.so.5 is still not found" >&2; exit 1; }
+}
+
+build_native_bench() {
+    if ! command -v gcc >/dev/null || [ ! -e /usr/include/zmq.h ]; then
+        log "gcc or zmq.h not found: installing gcc and Debian's libzmq3-dev"
+        apt_install gcc libzmq3-dev
+    fi
+    mkdir -p artifacts/native
+    log "building the native C baseline"
+    gcc -O2 -Wall -Wextra -o artifacts/native/zmq_native_bench benchmarks/native/zmq_native_bench.c -lzmq -lpthread
 }
 
 # The fault tests cut links between network namespaces and drop packets with nftables; without root or nft they
@@ -90,17 +106,25 @@ case "$command" in
         dotnet pack src/Net.Zmq/Net.Zmq.csproj -c "$configuration" --no-build -nologo -o artifacts/packages
         ls -1 artifacts/packages
         ;;
+    bench)
+        [ -z "${2:-}" ] || [ "$2" = "--full" ] || { echo "unknown bench option '$2' (only --full)" >&2; exit 2; }
+        setup
+        build_native_bench
+        log "running the benchmarks${2:+ ($2)} (results in benchmarks/results)"
+        dotnet benchmarks/Net.Zmq.Benchmarks/bin/$configuration/net10.0/Net.Zmq.Benchmarks.dll suite \
+            --native artifacts/native/zmq_native_bench --results benchmarks/results ${2:+"$2"}
+        ;;
     soak)
         setup
         log "running the soak (see docs/reliability.md)"
         dotnet tests/Net.Zmq.Soak/bin/"$configuration"/net10.0/Net.Zmq.Soak.dll soak
         ;;
     -h|--help|help)
-        sed -n '2,6p' "$0"
+        sed -n '2,8p' "$0"
         ;;
     *)
         echo "unknown command '$command'" >&2
-        sed -n '2,6p' "$0" >&2
+        sed -n '2,8p' "$0" >&2
         exit 2
         ;;
 esac

@@ -1,3 +1,17 @@
 using BenchmarkDotNet.Running;
+using Net.Zmq.Benchmarks;
+
+// "suite" is the merged run of ./build.sh bench; anything else goes to BenchmarkDotNet (--filter, --list, ...).
+if (args.Length > 0 && args[0] == "suite")
+{
+    return SuiteRun.Run(args[1..]);
+}
+
+// "async" measures issue 5's async round trips and parked receives on their own.
+if (args.Length > 0 && args[0] == "async")
+{
+    return SuiteRun.RunAsyncOnly(args[1..]);
+}
 
 BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
+return 0;

@@ -28,6 +28,7 @@ public static class SampleRegistry
         new MultipartSample(),
         new ProxySample(),
         new SteerableProxySample(),
+        new AsyncServerSample(),
         new ThroughputSample(),
     ];
 

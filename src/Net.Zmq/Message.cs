@@ -161,14 +161,22 @@ public sealed unsafe class Message : IDisposable
     public void Move(Message source) => Transfer(source, move: true);
 
     /// <summary>
-    /// Reads a metadata property of a received frame (<c>zmq_msg_gets</c>): "Socket-Type", "Routing-Id", "Peer-Address",
-    /// "User-Id" (set by ZAP), or one a ZAP handler added. Returns null when the frame has no such property.
+    /// Reads a metadata property of a received frame (<c>zmq_msg_gets</c>): "Socket-Type", "Routing-Id" (the routing id
+    /// the peer set, if any), "Peer-Address", "User-Id" (set by ZAP), or one a ZAP handler added. Returns null when the
+    /// frame has no such property.
     /// </summary>
     /// <exception cref="ArgumentException"><paramref name="property"/> is null or empty.</exception>
     public string? GetMetadata(string property)
     {
         ArgumentException.ThrowIfNullOrEmpty(property);
         ThrowIfDisposed();
+        string? value = Gets(property);
+        // libzmq 4.3 stores the peer's routing id under its ZMTP name, "Identity".
+        return value is null && property.Equals("Routing-Id", StringComparison.OrdinalIgnoreCase) ? Gets("Identity") : value;
+    }
+
+    private string? Gets(string property)
+    {
         using var name = new Utf8Z(property);
         fixed (byte* p = name.Bytes)
         fixed (ZmqMsg* msg = &_msg)

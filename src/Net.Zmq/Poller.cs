@@ -40,6 +40,7 @@ public sealed unsafe class Poller : IDisposable
     public int Count => _used;
 
     /// <summary>Registers <paramref name="socket"/> for <paramref name="events"/>; returns its index.</summary>
+    /// <remarks>Don't poll a socket that also has asynchronous operations: <see cref="Poll(int)"/> drives it outside the socket's async gate.</remarks>
     /// <exception cref="ArgumentNullException"><paramref name="socket"/> is null.</exception>
     /// <exception cref="ObjectDisposedException">The socket or the poller was disposed.</exception>
     public int Add(Socket socket, PollEvents events)

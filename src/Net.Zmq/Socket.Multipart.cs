@@ -15,17 +15,7 @@ public sealed partial class Socket
     /// <exception cref="ObjectDisposedException">A frame was disposed.</exception>
     public bool SendMultipart(MultipartMessage message, SendFlags flags = SendFlags.None)
     {
-        ArgumentNullException.ThrowIfNull(message);
-        if (message.Count == 0)
-        {
-            ThrowHelper.ThrowArgument("A multipart message needs at least one frame.", nameof(message));
-        }
-
-        foreach (Message frame in message)
-        {
-            frame.ThrowIfDisposed();
-        }
-
+        ValidateMultipart(message);
         int last = message.Count - 1;
         for (int i = 0; i <= last; i++)
         {
@@ -127,6 +117,21 @@ public sealed partial class Socket
 
         message = RecvMultipart();
         return true;
+    }
+
+    /// <summary>Checks every frame before the first one leaves, so a bad argument never leaves half a message queued.</summary>
+    private static void ValidateMultipart(MultipartMessage message)
+    {
+        ArgumentNullException.ThrowIfNull(message);
+        if (message.Count == 0)
+        {
+            ThrowHelper.ThrowArgument("A multipart message needs at least one frame.", nameof(message));
+        }
+
+        foreach (Message frame in message)
+        {
+            frame.ThrowIfDisposed();
+        }
     }
 
     private static SendFlags FrameFlags(SendFlags flags, int index, int last)

@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using Net.Zmq.Async;
 using Net.Zmq.Internal;
 using Net.Zmq.Interop;
 
@@ -16,6 +17,9 @@ public sealed partial class Socket : IDisposable
     // SafeHandle.Dispose only marks the handle closed once no call holds it any more, so this flag is what
     // makes every call after Dispose fail, even while a Poller, a proxy or another thread still holds the handle.
     private volatile bool _disposed;
+
+    // Created by the first asynchronous call; from then on every call on the socket goes through its gate.
+    private SocketAsyncState? _async;
 
     /// <summary>Creates a socket of <paramref name="type"/> in <paramref name="context"/>, with the context's <see cref="Context.DefaultLinger"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="context"/> is null.</exception>
@@ -116,6 +120,7 @@ public sealed partial class Socket : IDisposable
     public void Dispose()
     {
         _disposed = true;
+        Volatile.Read(ref _async)?.Dispose();
         _handle.Dispose();
     }
 
@@ -131,11 +136,17 @@ public sealed partial class Socket : IDisposable
             ThrowHelper.ThrowObjectDisposed(this);
         }
 
-        return _handle.Enter(this);
+        nint socket = _handle.Enter(this);
+        Volatile.Read(ref _async)?.EnterSync();
+        return socket;
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal void Exit() => _handle.DangerousRelease();
+    internal void Exit()
+    {
+        Volatile.Read(ref _async)?.ExitSync();
+        _handle.DangerousRelease();
+    }
 
     internal SocketHandle Handle => _handle;
 

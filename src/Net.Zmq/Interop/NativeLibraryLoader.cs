@@ -40,6 +40,12 @@ internal static class NativeLibraryLoader
 
     private static nint Resolve(string libraryName, Assembly assembly, DllImportSearchPath? searchPath)
     {
+        if (libraryName == Epoll.LibraryName)
+        {
+            // glibc's file name; "libc.so" is a linker script where it exists at all.
+            return NativeLibrary.TryLoad("libc.so.6", out nint libc) ? libc : 0;
+        }
+
         if (libraryName != LibZmq.LibraryName)
         {
             return 0;

@@ -22,18 +22,41 @@ internal static class DemoProcess
         }
     }
 
-    /// <summary>Runs <c>dotnet Net.Zmq.Demo.dll</c> with NETZMQ_LIBZMQ_PATH set to <paramref name="libzmqPath"/> (removed when null).</summary>
-    public static async Task<Result> RunAsync(string? libzmqPath)
+    /// <summary>The installed libzmq that the system names (libzmq.so.5, libzmq.so) lead to.</summary>
+    public const string SystemLibrary = "/usr/lib/x86_64-linux-gnu/libzmq.so.5";
+
+    /// <summary>
+    /// Why the system libzmq cannot be hidden from a child process here (no <c>unshare</c>, or no right to make a
+    /// mount namespace), or null when it can.
+    /// </summary>
+    public static string? CannotHideSystemLibrary { get; } = ProbeHiding();
+
+    /// <summary>
+    /// Runs <c>dotnet Net.Zmq.Demo.dll</c> (or <paramref name="demoDll"/>) with NETZMQ_LIBZMQ_PATH set to
+    /// <paramref name="libzmqPath"/> (removed when null). With <paramref name="hideSystemLibrary"/>, the child runs in a
+    /// private mount namespace where <see cref="SystemLibrary"/> is an empty file, as on a machine without libzmq.
+    /// </summary>
+    public static async Task<Result> RunAsync(string? libzmqPath, string? demoDll = null, bool hideSystemLibrary = false)
     {
-        string dll = DemoDll;
+        string dll = demoDll ?? DemoDll;
         Assert.True(File.Exists(dll), $"the demo was not built: {dll}");
 
-        var start = new ProcessStartInfo(DotnetHost())
+        var start = new ProcessStartInfo(hideSystemLibrary ? "unshare" : DotnetHost())
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             UseShellExecute = false,
         };
+        if (hideSystemLibrary)
+        {
+            foreach (string argument in HidingPrefix())
+            {
+                start.ArgumentList.Add(argument);
+            }
+
+            start.ArgumentList.Add(DotnetHost());
+        }
+
         start.ArgumentList.Add(dll);
         if (libzmqPath is null)
         {
@@ -61,6 +84,36 @@ internal static class DemoProcess
         }
 
         return new Result(process.ExitCode, await output, await error);
+    }
+
+    /// <summary><c>unshare -m sh -c 'mount --bind /dev/null LIB &amp;&amp; exec "$@"' sh</c>: the command that follows runs without libzmq.</summary>
+    private static string[] HidingPrefix() =>
+        ["--mount", "--propagation", "private", "sh", "-c", $"mount --bind /dev/null {SystemLibrary} && exec \"$@\"", "sh"];
+
+    private static string? ProbeHiding()
+    {
+        if (!OperatingSystem.IsLinux() || !File.Exists(SystemLibrary))
+        {
+            return $"this test needs Linux with {SystemLibrary}";
+        }
+
+        try
+        {
+            var start = new ProcessStartInfo("unshare") { RedirectStandardError = true, UseShellExecute = false };
+            foreach (string argument in HidingPrefix().Append("true"))
+            {
+                start.ArgumentList.Add(argument);
+            }
+
+            using Process process = Process.Start(start)!;
+            string error = process.StandardError.ReadToEnd();
+            process.WaitForExit(10_000);
+            return process.HasExited && process.ExitCode == 0 ? null : $"cannot hide {SystemLibrary} in a mount namespace: {error.Trim()}";
+        }
+        catch (System.ComponentModel.Win32Exception ex)
+        {
+            return $"cannot run unshare: {ex.Message}";
+        }
     }
 
     private static string RepositoryRoot()

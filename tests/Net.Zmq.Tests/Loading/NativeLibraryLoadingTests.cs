@@ -1,10 +1,12 @@
+using System.Diagnostics;
 using System.Runtime.InteropServices;
+using Xunit.Abstractions;
 
 namespace Net.Zmq.Tests.Loading;
 
-public class NativeLibraryLoadingTests
+public class NativeLibraryLoadingTests(ITestOutputHelper output)
 {
-    private const string RealLibrary = "/usr/lib/x86_64-linux-gnu/libzmq.so.5";
+    private const string RealLibrary = DemoProcess.SystemLibrary;
 
     [Fact]
     public async Task Demo_with_NETZMQ_LIBZMQ_PATH_pointing_at_a_missing_file_fails_with_DllNotFoundException_naming_the_variable()
@@ -70,5 +72,111 @@ public class NativeLibraryLoadingTests
 
         Assert.True(result.ExitCode == 0, $"exit code {result.ExitCode}; stderr:\n{result.StandardError}");
         Assert.Contains("Demo finished.", result.StandardOutput, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Without_any_libzmq_the_first_use_throws_DllNotFoundException_listing_what_was_tried_and_how_to_install()
+    {
+        if (Skipped(DemoProcess.CannotHideSystemLibrary))
+        {
+            return;
+        }
+
+        DemoProcess.Result result = await DemoProcess.RunAsync(null, hideSystemLibrary: true);
+
+        Assert.NotEqual(0, result.ExitCode);
+        Assert.Contains("System.DllNotFoundException: Net.Zmq could not find the native libzmq library", result.StandardError, StringComparison.Ordinal);
+        Assert.Contains($"runtimes/{RuntimeInformation.RuntimeIdentifier}/native/libzmq.so.5", result.StandardError, StringComparison.Ordinal);
+        Assert.Contains("  libzmq.so.5 (", result.StandardError, StringComparison.Ordinal);
+        Assert.Contains("  libzmq.so (", result.StandardError, StringComparison.Ordinal);
+        Assert.Contains("apt-get install libzmq5", result.StandardError, StringComparison.Ordinal);
+        Assert.DoesNotContain("TypeInitializationException", result.StandardError, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_libzmq_in_the_apps_runtimes_native_folder_is_loaded_when_the_system_has_none()
+    {
+        if (Skipped(DemoProcess.CannotHideSystemLibrary))
+        {
+            return;
+        }
+
+        string app = Directory.CreateTempSubdirectory("netzmq-runtimes-").FullName;
+        try
+        {
+            foreach (string file in Directory.GetFiles(Path.GetDirectoryName(DemoProcess.DemoDll)!))
+            {
+                File.Copy(file, Path.Combine(app, Path.GetFileName(file)));
+            }
+
+            string native = Directory.CreateDirectory(Path.Combine(app, "runtimes", RuntimeInformation.RuntimeIdentifier, "native")).FullName;
+            File.Copy(RealLibrary, Path.Combine(native, "libzmq.so.5"));
+
+            DemoProcess.Result result = await DemoProcess.RunAsync(null, Path.Combine(app, "Net.Zmq.Demo.dll"), hideSystemLibrary: true);
+
+            Assert.True(result.ExitCode == 0, $"exit code {result.ExitCode}; stderr:\n{result.StandardError}");
+            Assert.Contains("Demo finished.", result.StandardOutput, StringComparison.Ordinal);
+        }
+        finally
+        {
+            Directory.Delete(app, recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task A_libzmq_older_than_4_3_is_refused_with_NotSupportedException_naming_its_version()
+    {
+        string work = Directory.CreateTempSubdirectory("netzmq-old-").FullName;
+        try
+        {
+            // A stand-in for libzmq 4.2: a shared library whose zmq_version reports 4.2.5.
+            string source = Path.Combine(work, "oldzmq.c");
+            string library = Path.Combine(work, "libzmq.so.5");
+            File.WriteAllText(source, "void zmq_version(int *major, int *minor, int *patch) { *major = 4; *minor = 2; *patch = 5; }\n");
+            if (Skipped(Compile(source, library)))
+            {
+                return;
+            }
+
+            DemoProcess.Result result = await DemoProcess.RunAsync(library);
+
+            Assert.NotEqual(0, result.ExitCode);
+            Assert.Contains("System.NotSupportedException: Net.Zmq needs libzmq 4.3 or newer, but the loaded library is 4.2.5", result.StandardError, StringComparison.Ordinal);
+            Assert.DoesNotContain("TypeInitializationException", result.StandardError, StringComparison.Ordinal);
+        }
+        finally
+        {
+            Directory.Delete(work, recursive: true);
+        }
+    }
+
+    /// <summary>Compiles a C file into a shared library with cc; returns why it could not, or null.</summary>
+    private static string? Compile(string source, string library)
+    {
+        try
+        {
+            using Process cc = Process.Start(new ProcessStartInfo("cc", ["-shared", "-fPIC", "-o", library, source])
+            {
+                RedirectStandardError = true,
+                UseShellExecute = false,
+            })!;
+            string error = cc.StandardError.ReadToEnd();
+            bool exited = cc.WaitForExit(60_000);
+            return exited && cc.ExitCode == 0 ? null : $"cc could not build the stand-in library: {error}";
+        }
+        catch (System.ComponentModel.Win32Exception ex)
+        {
+            return $"no C compiler (cc) to build a stand-in library: {ex.Message}";
+        }
+    }
+
+    private bool Skipped(string? reason)
+    {
+        if (reason is not null)
+        {
+            output.WriteLine($"skipped: {reason}");
+        }
+
+        return reason is not null;
     }
 }

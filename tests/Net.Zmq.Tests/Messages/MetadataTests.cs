@@ -37,6 +37,26 @@ public class MetadataTests
     }
 
     [Fact]
+    public void Frame_from_a_peer_with_a_routing_id_carries_it_as_Routing_Id()
+    {
+        using var context = new Context();
+        using var router = new Socket(context, SocketType.Router).WithTimeouts();
+        using var dealer = new Socket(context, SocketType.Dealer).WithTimeouts();
+        dealer.SetOption(SocketOption.RoutingId, "alice");
+        router.Bind(Endpoints.EphemeralTcp);
+        dealer.Connect(router.LastEndpoint);
+        dealer.Send("hello");
+
+        using var frame = new Message();
+        Assert.True(router.Recv(frame));
+        Assert.Equal("alice", frame.ToString()); // the envelope ROUTER adds
+        Assert.True(router.Recv(frame));
+
+        Assert.Equal("hello", frame.ToString());
+        Assert.Equal("alice", frame.GetMetadata("Routing-Id"));
+    }
+
+    [Fact]
     public void Unknown_property_is_null()
     {
         using var context = new Context();

@@ -10,6 +10,16 @@ public sealed class SocketMonitorTests : IDisposable
 
     public void Dispose() => _context.Dispose();
 
+    /// <summary>A port that was free a moment ago and has no listener now.</summary>
+    private string UnusedEndpoint()
+    {
+        using var probe = new Socket(_context, SocketType.Router);
+        probe.Bind("tcp://127.0.0.1:*");
+        string unused = probe.LastEndpoint;
+        probe.Unbind(unused);
+        return unused;
+    }
+
     [Fact]
     public void Bind_connect_and_handshake_are_reported_on_both_sides()
     {
@@ -50,11 +60,7 @@ public sealed class SocketMonitorTests : IDisposable
     [Fact]
     public void Connecting_to_nobody_is_reported_as_retried()
     {
-        using var probe = new Socket(_context, SocketType.Router);
-        probe.Bind("tcp://127.0.0.1:*");
-        string unused = probe.LastEndpoint;
-        probe.Unbind(unused); // a port that was free a moment ago and has no listener now
-
+        string unused = UnusedEndpoint();
         using var client = new Socket(_context, SocketType.Dealer);
         client.SetOption(SocketOption.ReconnectInterval, 10);
         using var clientEvents = new SocketMonitor(client, SocketEvents.ConnectRetried | SocketEvents.ConnectDelayed);
@@ -63,6 +69,40 @@ public sealed class SocketMonitorTests : IDisposable
         SocketMonitorEvent retried = clientEvents.WaitFor(SocketEvents.ConnectRetried, Timeout);
         Assert.Equal(unused, retried.Endpoint);
         Assert.True(retried.Value >= 10, "ConnectRetried carries the reconnect interval");
+    }
+
+    [Fact]
+    public void A_connect_in_progress_is_reported_as_ConnectDelayed_and_its_failure_as_Closed()
+    {
+        string unused = UnusedEndpoint();
+        using var client = new Socket(_context, SocketType.Dealer);
+        using var clientEvents = new SocketMonitor(client, SocketEvents.ConnectDelayed | SocketEvents.Closed);
+        client.Connect(unused);
+
+        SocketMonitorEvent delayed = clientEvents.WaitFor(SocketEvents.ConnectDelayed, Timeout);
+        Assert.Equal(unused, delayed.Endpoint);
+        Assert.True(delayed.Value > 0, "ConnectDelayed carries the connect's errno (EINPROGRESS)");
+        Assert.Equal(unused, clientEvents.WaitFor(SocketEvents.Closed, Timeout).Endpoint);
+    }
+
+    [Fact]
+    public void A_peer_that_hangs_up_inside_the_greeting_is_reported_as_HandshakeFailedNoDetail()
+    {
+        using var server = new Socket(_context, SocketType.Pull);
+        using var serverEvents = new SocketMonitor(server);
+        server.Bind("tcp://127.0.0.1:*");
+        var uri = new Uri(server.LastEndpoint);
+
+        using (var raw = new TcpClient())
+        {
+            raw.Connect("127.0.0.1", uri.Port);
+            raw.GetStream().Write([0xFF, 0, 0, 0, 0, 0, 0, 0, 1, 0x7F]); // the first ten bytes of a ZMTP greeting, then nothing
+            raw.Client.Shutdown(SocketShutdown.Both);
+        }
+
+        SocketMonitorEvent failed = serverEvents.WaitFor(SocketEvents.HandshakeFailedNoDetail, Timeout);
+        Assert.Equal(server.LastEndpoint, failed.Endpoint);
+        Assert.Equal(server.LastEndpoint, serverEvents.WaitFor(SocketEvents.Disconnected, Timeout).Endpoint);
     }
 
     [Fact]

@@ -29,6 +29,7 @@ public sealed class PackageConsumptionTests : IDisposable
             Assert.Contains("lib/net10.0/Net.Zmq.dll", entries);
             Assert.Contains("lib/net10.0/Net.Zmq.xml", entries);
             Assert.Contains("lib/net8.0/Net.Zmq.dll", entries);
+            Assert.Contains("lib/net8.0/Net.Zmq.xml", entries);
         }
 
         string app = Directory.CreateDirectory(Path.Combine(_work, "app")).FullName;

@@ -1,3 +1,5 @@
+using Net.Zmq.Tests.Support;
+
 namespace Net.Zmq.Tests.Performance;
 
 /// <summary>
@@ -109,19 +111,5 @@ public sealed class HotPathAllocationTests : IDisposable
         Assert.Equal(0, queued);
     }
 
-    private static long AllocatedBy(Action operation)
-    {
-        for (int i = 0; i < 100; i++)
-        {
-            operation(); // warm-up: JIT, type loading, lazy statics
-        }
-
-        long before = GC.GetAllocatedBytesForCurrentThread();
-        for (int i = 0; i < Iterations; i++)
-        {
-            operation();
-        }
-
-        return GC.GetAllocatedBytesForCurrentThread() - before;
-    }
+    private static long AllocatedBy(Action operation) => Allocations.Measure(operation, Iterations);
 }

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Runtime.InteropServices;
+using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Seeds;
 
@@ -93,7 +94,7 @@ public sealed class SeedSnippetTests : IDisposable
     }
 
     [Fact]
-    public void Poller_loop_receives_every_message()
+    public async Task Poller_loop_receives_every_message()
     {
         var socket = _socket;
         var buffer = new byte[Size];
@@ -102,17 +103,23 @@ public sealed class SeedSnippetTests : IDisposable
         SendAll();
 
         int n = 0;
-        while (n < MessageCount)
+        // Poll(-1) waits forever: the loop runs on its own thread, and Dispose (context shutdown) ends a hung one.
+        Task loop = Waits.Run(() =>
         {
-            poller.Poll(-1);  // Blocking wait for any socket event
-
-            // Batch receive all available messages
-            while (n < MessageCount && socket.Recv(buffer, RecvFlags.DontWait) != -1)
+            while (n < MessageCount)
             {
-                n++;
-            }
-        }
+                poller.Poll(-1);  // Blocking wait for any socket event
 
+                // Batch receive all available messages
+                while (n < MessageCount && socket.Recv(buffer, RecvFlags.DontWait) != -1)
+                {
+                    n++;
+                }
+            }
+        });
+
+        Assert.True(await Waits.FinishesAsync(loop, TimeSpan.FromSeconds(10)), $"the poller loop got {n} of {MessageCount} messages");
+        await loop;
         Assert.Equal(MessageCount, n);
     }
 

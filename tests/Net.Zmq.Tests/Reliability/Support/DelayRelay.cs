@@ -115,10 +115,11 @@ internal sealed class DelayRelay : IDisposable
         {
             await foreach ((long due, byte[] bytes) in chunks.ReadAllAsync(_stop.Token))
             {
-                TimeSpan wait = Stopwatch.GetElapsedTime(Stopwatch.GetTimestamp(), due);
-                if (wait > TimeSpan.Zero)
+                // Task.Delay counts whole milliseconds and may wake a little early: wait until the clock says so.
+                TimeSpan wait;
+                while ((wait = Stopwatch.GetElapsedTime(Stopwatch.GetTimestamp(), due)) > TimeSpan.Zero)
                 {
-                    await Task.Delay(wait, _stop.Token);
+                    await Task.Delay(TimeSpan.FromMilliseconds(Math.Ceiling(wait.TotalMilliseconds)), _stop.Token);
                 }
 
                 await to.SendAsync(bytes, SocketFlags.None, _stop.Token);

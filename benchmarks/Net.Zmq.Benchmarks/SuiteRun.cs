@@ -1,0 +1,229 @@
+using System.Diagnostics;
+using System.Runtime;
+using System.Runtime.InteropServices;
+using System.Text.Json;
+using BenchmarkDotNet.Columns;
+using BenchmarkDotNet.Configs;
+using BenchmarkDotNet.Diagnosers;
+using BenchmarkDotNet.Engines;
+using BenchmarkDotNet.Exporters;
+using BenchmarkDotNet.Filters;
+using BenchmarkDotNet.Jobs;
+using BenchmarkDotNet.Loggers;
+using BenchmarkDotNet.Reports;
+using BenchmarkDotNet.Running;
+using BenchmarkDotNet.Toolchains.InProcess.Emit;
+
+namespace Net.Zmq.Benchmarks;
+
+/// <summary>
+/// The run behind <c>./build.sh bench</c>: the native C baseline, the BenchmarkDotNet throughput suites (Server GC),
+/// a Workstation GC subset in a child process, and the round-trip scenarios, merged into one report and one chart.
+/// <code>Net.Zmq.Benchmarks suite [--full] [--native PATH] [--results DIR]</code>
+/// </summary>
+internal static class SuiteRun
+{
+    private const string WorkstationChild = "--workstation-child";
+
+    public static int Run(string[] args)
+    {
+        Suite.Full = args.Contains("--full");
+        string results = Path.GetFullPath(Option(args, "--results") ?? "benchmarks/results");
+        string? native = Option(args, "--native");
+        if (GCSettings.IsServerGC)
+        {
+            GCSettings.LatencyMode = GCLatencyMode.Batch;
+        }
+
+        if (Option(args, WorkstationChild) is { } childOutput)
+        {
+            File.WriteAllText(childOutput, JsonSerializer.Serialize(RunWorkstationSubset(results)));
+            return 0;
+        }
+
+        Directory.CreateDirectory(results);
+        var stopwatch = Stopwatch.StartNew();
+        var throughput = new List<ThroughputResult>();
+        var latency = new List<LatencyResult>();
+        NativeBaseline? baseline = native is null ? null : new NativeBaseline(Path.GetFullPath(native));
+
+        if (baseline is not null)
+        {
+            Console.WriteLine("==> native C baseline");
+            foreach (int size in Suite.BufferStrategySizes.Union(Suite.ReceiveModeSizes).Order())
+            {
+                throughput.Add(baseline.Throughput(size, warmups: Suite.Full ? 5 : 3, iterations: Suite.Full ? 20 : 7));
+            }
+        }
+
+        IConfig config = Config(results);
+        foreach (Type type in new[] { typeof(MessageBufferStrategyBenchmarks), typeof(ReceiveModeBenchmarks), typeof(NetMqThroughputBenchmarks) })
+        {
+            throughput.AddRange(Collect(BenchmarkRunner.Run(type, config)));
+        }
+
+        Console.WriteLine("==> round trips");
+        latency.AddRange(RoundTrips(baseline));
+        Console.WriteLine("==> async round trips and parked receives");
+        latency.AddRange(AsyncRoundTrips.Measure());
+        ParkedReceivesResult parked = ParkedReceivesResult.Measure(receives: 1000, duration: TimeSpan.FromSeconds(5));
+        Console.WriteLine("==> Workstation GC subset (child process)");
+        IReadOnlyList<ThroughputResult> workstation = RunWorkstationChild(args, results);
+
+        var environment = Environment(baseline is not null, stopwatch.Elapsed);
+        string markdown = new MarkdownReport(environment, throughput, workstation, latency, parked).Write();
+        File.WriteAllText(Path.Combine(results, "latest.md"), markdown);
+        var chartRows = throughput.Where(r => r.Suite is MarkdownReport.BufferSuite or "NetMQ" || (r.Suite == "Native" && Suite.BufferStrategySizes.Contains(r.Size))).ToList();
+        File.WriteAllText(Path.Combine(results, "latest.svg"), SvgChart.Draw("Messages/s by message size (ROUTER to ROUTER, 10,000 messages per operation)", chartRows));
+        Console.WriteLine(markdown);
+        Console.WriteLine($"==> wrote {Path.Combine(results, "latest.md")} and latest.svg");
+        return 0;
+    }
+
+    /// <summary>Issue 5's measurements alone: the async round trips and the parked receives, printed as the report's async section.</summary>
+    public static int RunAsyncOnly(string[] args)
+    {
+        Suite.Full = args.Contains("--full");
+        List<LatencyResult> latency = AsyncRoundTrips.Measure();
+        ParkedReceivesResult parked = ParkedReceivesResult.Measure(receives: 1000, duration: TimeSpan.FromSeconds(5));
+        Console.WriteLine(new MarkdownReport([], [], [], latency, parked).Write());
+        return 0;
+    }
+
+    private static List<LatencyResult> RoundTrips(NativeBaseline? baseline)
+    {
+        var results = new List<LatencyResult>();
+        IRoundTripLibrary[] libraries = [new ZmqLibrary(), new NetMqLibrary()];
+        foreach (int size in Suite.RoundTripSizes)
+        {
+            foreach ((string scenario, string pattern, bool routed) in new[] { ("REQ/REP", "req-rep", false), ("DEALER/ROUTER", "dealer-router", true) })
+            {
+                if (baseline is not null)
+                {
+                    results.Add(baseline.RoundTrip(scenario, pattern, size));
+                }
+
+                foreach (IRoundTripLibrary library in libraries)
+                {
+                    results.Add(RoundTripRunner.Measure(scenario, library, size, l => new EchoScenario(l, routed, size)));
+                }
+            }
+        }
+
+        if (baseline is not null)
+        {
+            results.Add(baseline.RoundTrip("Client→Server RTT", "dealer-router", 64));
+        }
+
+        foreach (IRoundTripLibrary library in libraries)
+        {
+            results.Add(RoundTripRunner.Measure("Client→Server RTT", library, 64, l => new EchoScenario(l, routed: true, 64)));
+            results.Add(RoundTripRunner.Measure("Game Tick", library, 60, l => new GameTickScenario(l)));
+            results.Add(RoundTripRunner.Measure("Server→Server RTT", library, 64, l => new ServerToServerScenario(l)));
+            results.Add(RoundTripRunner.Measure("Sequential 10 messages", library, 64, l => new EchoScenario(l, routed: true, 64, requests: 10)));
+        }
+
+        foreach (IRoundTripLibrary library in libraries)
+        {
+            library.Dispose();
+        }
+
+        return [.. results.OrderBy(r => r.Scenario.StartsWith("REQ", StringComparison.Ordinal) || r.Scenario.StartsWith("DEALER", StringComparison.Ordinal) ? 0 : 1)];
+    }
+
+    private static IConfig Config(string results)
+    {
+        // One operation (10,000 messages, milliseconds to seconds) per iteration: no pilot stage, which on a loaded
+        // two-core machine spent most of the time looking for an invocation count.
+        Job job = Job.Default
+            .WithWarmupCount(Suite.Full ? 5 : 3)
+            .WithIterationCount(Suite.Full ? 20 : 7)
+            .WithLaunchCount(1)
+            .WithInvocationCount(1)
+            .WithUnrollFactor(1)
+            .WithToolchain(InProcessEmitToolchain.Instance)
+            .WithId(GCSettings.IsServerGC ? "ServerGC" : "WorkstationGC");
+        return ManualConfig.CreateEmpty()
+            .AddJob(job)
+            .AddDiagnoser(MemoryDiagnoser.Default)
+            .AddColumnProvider(DefaultColumnProviders.Instance)
+            .AddColumn(ThroughputColumn.Latency, ThroughputColumn.MessagesPerSecond, ThroughputColumn.DataThroughput)
+            .AddLogger(ConsoleLogger.Default)
+            .AddExporter(MarkdownExporter.GitHub)
+            .WithArtifactsPath(Path.Combine(results, "BenchmarkDotNet"));
+    }
+
+    private static List<ThroughputResult> Collect(Summary summary)
+    {
+        var rows = new List<ThroughputResult>();
+        foreach (BenchmarkReport report in summary.Reports)
+        {
+            BenchmarkCase benchmark = report.BenchmarkCase;
+            if (report.ResultStatistics is not { } statistics || benchmark.Parameters["MessageSize"] is not int size)
+            {
+                continue;
+            }
+
+            string suite = benchmark.Descriptor.Type == typeof(ReceiveModeBenchmarks) ? MarkdownReport.ReceiveSuite
+                : benchmark.Descriptor.Type == typeof(NetMqThroughputBenchmarks) ? "NetMQ" : MarkdownReport.BufferSuite;
+            GcStats gc = report.GcStats;
+            double perThousand = gc.TotalOperations == 0 ? 0 : 1000.0 / gc.TotalOperations;
+            rows.Add(new ThroughputResult(
+                suite, benchmark.Descriptor.WorkloadMethodDisplayInfo, size, statistics.Mean, statistics.StandardDeviation,
+                gc.GetBytesAllocatedPerOperation(benchmark), gc.Gen0Collections * perThousand, gc.Gen1Collections * perThousand,
+                gc.Gen2Collections * perThousand, GCSettings.IsServerGC ? "Server" : "Workstation"));
+        }
+
+        return rows;
+    }
+
+    /// <summary>The child's part: a few buffer strategies at two sizes under Workstation GC.</summary>
+    private static List<ThroughputResult> RunWorkstationSubset(string results)
+    {
+        string[] methods = ["ByteArray", "ArrayPool", "Message", "Span"];
+        IConfig config = Config(Path.Combine(results, "workstation"))
+            .AddFilter(new SimpleFilter(c => methods.Contains(c.Descriptor.WorkloadMethod.Name) && c.Parameters["MessageSize"] is 64 or 1024));
+        return Collect(BenchmarkRunner.Run<MessageBufferStrategyBenchmarks>(config));
+    }
+
+    private static List<ThroughputResult> RunWorkstationChild(string[] args, string results)
+    {
+        string output = Path.Combine(results, "workstation.json");
+        var start = new ProcessStartInfo(System.Environment.ProcessPath!) { UseShellExecute = false };
+        start.ArgumentList.Add(Assembly());
+        foreach (string arg in new[] { "suite", WorkstationChild, output, "--results", results }.Concat(args.Where(a => a == "--full")))
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        start.Environment["DOTNET_gcServer"] = "0";
+        using Process child = Process.Start(start)!;
+        child.WaitForExit();
+        return child.ExitCode == 0 && File.Exists(output)
+            ? JsonSerializer.Deserialize<List<ThroughputResult>>(File.ReadAllText(output)) ?? []
+            : throw new InvalidOperationException($"The Workstation GC child exited with {child.ExitCode}.");
+    }
+
+    private static string Assembly() => typeof(SuiteRun).Assembly.Location;
+
+    private static List<string> Environment(bool withNative, TimeSpan elapsed)
+    {
+        string cpu = File.Exists("/proc/cpuinfo")
+            ? File.ReadLines("/proc/cpuinfo").FirstOrDefault(l => l.StartsWith("model name", StringComparison.Ordinal))?.Split(':', 2)[1].Trim() ?? "unknown"
+            : "unknown";
+        return
+        [
+            $"Command: `./build.sh bench{(Suite.Full ? " --full" : "")}` ({(Suite.Full ? "full set: 5 warm-ups, 20 iterations" : "short set: 3 warm-ups, 7 iterations")} of one operation each), {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, {elapsed.TotalMinutes:F1} min",
+            $"CPU: {cpu}, {System.Environment.ProcessorCount} logical cores; OS: {RuntimeInformation.OSDescription}",
+            $".NET {System.Environment.Version}, {RuntimeInformation.ProcessArchitecture}; GC: Server (GCLatencyMode.Batch) for the main tables, Workstation for the subset",
+            $"BenchmarkDotNet {typeof(BenchmarkRunner).Assembly.GetName().Version}, in-process toolchain, MemoryDiagnoser; libzmq {Context.Version}; NetMQ {typeof(NetMQ.Msg).Assembly.GetName().Version}",
+            withNative ? "Native (C): benchmarks/native/zmq_native_bench.c, gcc -O2 against the same libzmq, run from this process in the same run" : "Native (C): not run (no --native)",
+        ];
+    }
+
+    private static string? Option(string[] args, string name)
+    {
+        int index = Array.IndexOf(args, name);
+        return index >= 0 && index + 1 < args.Length ? args[index + 1] : null;
+    }
+}

@@ -1,0 +1,305 @@
+using Net.Zmq.Internal;
+using Net.Zmq.Interop;
+
+namespace Net.Zmq.Async;
+
+/// <summary>
+/// What a socket needs once it has been used asynchronously: its two reusable operations, its registration with
+/// the <see cref="SocketReactor"/>, and the gate that keeps libzmq calls on the socket one at a time.
+/// </summary>
+/// <remarks>
+/// Every libzmq call on the socket — the reactor's, an async call's first attempt, and from then on every
+/// synchronous call (through <see cref="EnterSync"/>) — runs inside the gate. The reactor never waits for the gate:
+/// when it is taken it leaves a request, and whoever holds the gate pumps on the way out. After any call, if an
+/// operation is parked, the socket is pumped, which ends by reading <c>ZMQ_EVENTS</c>: a send can make a socket
+/// readable, and libzmq signals <c>ZMQ_FD</c> again only after its pending commands were drained that way.
+/// </remarks>
+internal sealed unsafe class SocketAsyncState
+{
+    private const int ZmqEvents = (int)SocketOption.Events;
+
+    private static readonly object s_creation = new();
+
+    private readonly Socket _socket;
+    private readonly object _gate = new();
+    private readonly int _fd;
+    private int _slot = -1;
+    private int _pumpRequested;
+    private int _disposed;
+
+    private SocketAsyncState(Socket socket, int fd)
+    {
+        _socket = socket;
+        _fd = fd;
+        Receive = new SocketOperation(this, "receive");
+        Send = new SocketOperation(this, "send");
+    }
+
+    internal SocketOperation Receive { get; }
+
+    internal SocketOperation Send { get; }
+
+    internal SocketType SocketType => _socket.Type;
+
+    internal bool IsDisposed => Volatile.Read(ref _disposed) != 0;
+
+    /// <summary>Creates the state of <paramref name="socket"/> once and registers it with the reactor.</summary>
+    internal static SocketAsyncState GetOrCreate(Socket socket, ref SocketAsyncState? field)
+    {
+        lock (s_creation)
+        {
+            if (field is { } existing)
+            {
+                return existing;
+            }
+
+            SocketReactor reactor = SocketReactor.Instance;
+            var state = new SocketAsyncState(socket, checked((int)socket.GetOption<long>(SocketOption.FileDescriptor)));
+            state._slot = reactor.Register(state, state._fd);
+            Volatile.Write(ref field, state);
+            return state;
+        }
+    }
+
+    internal ObjectDisposedException CreateDisposedException() => new(typeof(Socket).FullName, "The socket was disposed while the operation waited.");
+
+    /// <summary>Runs a claimed and prepared operation whose result is a count (bytes or frames).</summary>
+    internal ValueTask<int> RunForCount(SocketOperation operation, CancellationToken cancellationToken)
+    {
+        short version = operation.Version;
+        if (!TryFinishAtOnce(operation, cancellationToken, out int result, out Exception? error))
+        {
+            return new ValueTask<int>(operation, version);
+        }
+
+        return error is null ? new ValueTask<int>(result) : ValueTask.FromException<int>(error);
+    }
+
+    /// <summary>Runs a claimed and prepared operation whose caller needs no result.</summary>
+    internal ValueTask Run(SocketOperation operation, CancellationToken cancellationToken)
+    {
+        short version = operation.Version;
+        if (!TryFinishAtOnce(operation, cancellationToken, out _, out Exception? error))
+        {
+            return new ValueTask(operation, version);
+        }
+
+        return error is null ? ValueTask.CompletedTask : ValueTask.FromException(error);
+    }
+
+    /// <summary>
+    /// Tries the operation at once if the socket is free (no allocation, no thread switch); otherwise, or when the
+    /// socket is not ready, parks it until the reactor finds the socket ready and returns false.
+    /// </summary>
+    private bool TryFinishAtOnce(SocketOperation operation, CancellationToken cancellationToken, out int result, out Exception? error)
+    {
+        result = 0;
+        error = null;
+        if (!Monitor.TryEnter(_gate))
+        {
+            // Whoever holds the gate pumps when it leaves, and will find this operation parked.
+            operation.Park(cancellationToken);
+            Pump();
+            return false;
+        }
+
+        bool finished;
+        try
+        {
+            finished = TryExecute(operation, out result, out error);
+            if (!finished)
+            {
+                operation.Park(cancellationToken);
+            }
+        }
+        finally
+        {
+            ExitGate();
+        }
+
+        if (finished)
+        {
+            operation.Release();
+        }
+
+        return finished;
+    }
+
+    /// <summary>Tries the parked operations as far as the socket allows; called by the reactor when <c>ZMQ_FD</c> signals.</summary>
+    internal void Pump()
+    {
+        Interlocked.Exchange(ref _pumpRequested, 1);
+        while (Monitor.TryEnter(_gate))
+        {
+            try
+            {
+                Volatile.Write(ref _pumpRequested, 0);
+                PumpInsideGate();
+            }
+            finally
+            {
+                Monitor.Exit(_gate);
+            }
+
+            Interlocked.MemoryBarrier();
+            if (Volatile.Read(ref _pumpRequested) == 0)
+            {
+                return;
+            }
+        }
+    }
+
+    /// <summary>Serialises a synchronous call with the asynchronous machinery.</summary>
+    internal void EnterSync() => Monitor.Enter(_gate);
+
+    /// <summary>Ends a synchronous call; pumps if an operation waits, since the call may have consumed the socket's signal.</summary>
+    internal void ExitSync()
+    {
+        // The state may have been created while this call was already inside libzmq; then it never took the gate.
+        if (Monitor.IsEntered(_gate))
+        {
+            ExitGate();
+        }
+    }
+
+    /// <summary>Fails the parked operations with <see cref="ObjectDisposedException"/> and stops watching the socket.</summary>
+    internal void Dispose()
+    {
+        // Once only, even when two threads dispose the socket together: a reactor slot given back twice would later
+        // be shared by two sockets, and one of them would never be woken.
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
+        FailParked(SocketOperation.DisposedError);
+        SocketReactor.Instance.Unregister(_slot, _fd);
+    }
+
+    private void ExitGate()
+    {
+        Monitor.Exit(_gate);
+        Interlocked.MemoryBarrier();
+        if (Volatile.Read(ref _pumpRequested) != 0 || Receive.IsParked || Send.IsParked)
+        {
+            Pump();
+        }
+    }
+
+    private void PumpInsideGate()
+    {
+        if (IsDisposed || !TryEnterHandle(out nint socket))
+        {
+            FailParked(SocketOperation.DisposedError);
+            return;
+        }
+
+        try
+        {
+            while (true)
+            {
+                // Reading ZMQ_EVENTS drains libzmq's pending commands, which re-arms ZMQ_FD for the next change.
+                int events = ReadEvents(socket);
+                if (events < 0)
+                {
+                    FailParked(-events);
+                    return;
+                }
+
+                bool progressed = false;
+                if ((events & (int)PollEvents.In) != 0)
+                {
+                    progressed |= TryAdvance(Receive, socket);
+                }
+
+                if ((events & (int)PollEvents.Out) != 0)
+                {
+                    progressed |= TryAdvance(Send, socket);
+                }
+
+                if (!progressed)
+                {
+                    return;
+                }
+            }
+        }
+        finally
+        {
+            _socket.Handle.DangerousRelease();
+        }
+    }
+
+    private static bool TryAdvance(SocketOperation operation, nint socket)
+    {
+        if (!operation.TryClaimParked())
+        {
+            return false;
+        }
+
+        if (operation.TryExecute(socket, out int result, out Exception? error))
+        {
+            operation.Complete(result, error);
+            return true;
+        }
+
+        operation.Requeue();
+        return false;
+    }
+
+    private bool TryExecute(SocketOperation operation, out int result, out Exception? error)
+    {
+        if (!TryEnterHandle(out nint socket))
+        {
+            result = 0;
+            error = CreateDisposedException();
+            return true;
+        }
+
+        try
+        {
+            return operation.TryExecute(socket, out result, out error);
+        }
+        finally
+        {
+            _socket.Handle.DangerousRelease();
+        }
+    }
+
+    private bool TryEnterHandle(out nint socket)
+    {
+        bool added = false;
+        try
+        {
+            _socket.Handle.DangerousAddRef(ref added);
+        }
+        catch (ObjectDisposedException)
+        {
+        }
+
+        socket = added ? _socket.Handle.DangerousGetHandle() : 0;
+        return added;
+    }
+
+    /// <summary>The socket's <c>ZMQ_EVENTS</c>, or minus the error number (ETERM once the context is shut down).</summary>
+    private static int ReadEvents(nint socket)
+    {
+        int events;
+        nuint size = sizeof(int);
+        while (LibZmq.GetSockOpt(socket, ZmqEvents, &events, &size) != 0)
+        {
+            int errorNumber = LibZmq.Errno();
+            if (errorNumber != ZmqError.EINTR)
+            {
+                return -errorNumber;
+            }
+        }
+
+        return events;
+    }
+
+    private void FailParked(int errorNumber)
+    {
+        Receive.FailIfParked(errorNumber);
+        Send.FailIfParked(errorNumber);
+    }
+}

@@ -1,0 +1,360 @@
+using System.Buffers;
+using System.Runtime.CompilerServices;
+using System.Text;
+using Net.Zmq.Async;
+using Net.Zmq.Internal;
+
+namespace Net.Zmq;
+
+/// <summary>
+/// Asynchronous sends and receives. They complete at once when the socket is ready; otherwise they wait, without a
+/// thread, until libzmq signals the socket (<c>ZMQ_FD</c>, watched with epoll by one background thread for the whole
+/// process). A socket runs at most one asynchronous send and one asynchronous receive at a time; starting a second
+/// one in the same direction before the first completed throws <see cref="InvalidOperationException"/>.
+/// </summary>
+/// <remarks>
+/// <para>Continuations run on the thread pool (or on the captured <see cref="SynchronizationContext"/>, as usual for
+/// <c>await</c>), never on Net.Zmq's background thread and never inside a libzmq call.</para>
+/// <para>Once a socket has been used asynchronously, its synchronous calls are serialised with the asynchronous ones,
+/// never interleaved inside libzmq: a blocking <see cref="Recv(Span{byte}, RecvFlags)"/> holds the socket until it
+/// returns, and a parked operation proceeds after it.</para>
+/// <para>Disposing the socket completes its waiting operations with <see cref="ObjectDisposedException"/>; shutting
+/// its context down completes them with <see cref="ContextTerminatedException"/>; cancelling the token completes
+/// the operation with <see cref="OperationCanceledException"/> and leaves the socket usable (a cancelled receive
+/// consumed nothing; a cancelled send queued nothing). Async operations need Linux (epoll); elsewhere they throw
+/// <see cref="PlatformNotSupportedException"/>.</para>
+/// </remarks>
+public sealed partial class Socket
+{
+    /// <summary>Receives one frame into <paramref name="buffer"/>, waiting without a thread until one arrives.</summary>
+    /// <returns>
+    /// The frame's full size, as for <see cref="Recv(Span{byte}, RecvFlags)"/>: greater than <c>buffer.Length</c> when
+    /// the frame was truncated to fit. <paramref name="buffer"/> must stay untouched until the operation completes.
+    /// </returns>
+    /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
+    /// <exception cref="InvalidOperationException">Another asynchronous receive is pending on this socket.</exception>
+    public ValueTask<int> RecvAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
+    {
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return ValueTask.FromCanceled<int>(cancellationToken);
+        }
+
+        SocketAsyncState state = AsyncState;
+        SocketOperation operation = state.Receive;
+        operation.Claim();
+        operation.PrepareReceive(buffer);
+        return state.RunForCount(operation, cancellationToken);
+    }
+
+    /// <summary>Receives one frame into <paramref name="buffer"/>; the result is as for <see cref="RecvAsync(Memory{byte}, CancellationToken)"/>.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
+    public ValueTask<int> RecvAsync(byte[] buffer, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(buffer);
+        return RecvAsync(buffer.AsMemory(), cancellationToken);
+    }
+
+    /// <summary>
+    /// Receives one frame, of any size, into <paramref name="message"/>, replacing what it held. Reuse one message
+    /// across receives to allocate nothing.
+    /// </summary>
+    /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
+    /// <exception cref="ObjectDisposedException">The socket or the message was disposed.</exception>
+    /// <exception cref="InvalidOperationException">Another asynchronous receive is pending on this socket.</exception>
+    public ValueTask RecvAsync(Message message, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(message);
+        message.ThrowIfDisposed();
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return ValueTask.FromCanceled(cancellationToken);
+        }
+
+        SocketAsyncState state = AsyncState;
+        SocketOperation operation = state.Receive;
+        operation.Claim();
+        operation.PrepareReceive(message);
+        return state.Run(operation, cancellationToken);
+    }
+
+    /// <summary>Receives one frame and decodes it as UTF-8.</summary>
+    /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
+    /// <exception cref="InvalidOperationException">Another asynchronous receive is pending on this socket.</exception>
+    public ValueTask<string> RecvStringAsync(CancellationToken cancellationToken = default)
+    {
+        // Started here, not in the async method, so that usage errors throw from the call as for RecvAsync.
+        var message = new Message();
+        try
+        {
+            return DecodeWhenReceived(RecvAsync(message, cancellationToken), message);
+        }
+        catch
+        {
+            message.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Receives a whole multipart message into <paramref name="message"/>, replacing its frames and reusing their
+    /// <see cref="Message"/> objects.
+    /// </summary>
+    /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
+    /// <exception cref="InvalidOperationException">Another asynchronous receive is pending on this socket.</exception>
+    public ValueTask RecvMultipartAsync(MultipartMessage message, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(message);
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return ValueTask.FromCanceled(cancellationToken);
+        }
+
+        SocketAsyncState state = AsyncState;
+        SocketOperation operation = state.Receive;
+        operation.Claim();
+        operation.PrepareReceive(message);
+        return state.Run(operation, cancellationToken);
+    }
+
+    /// <summary>Receives a whole multipart message into a new <see cref="MultipartMessage"/>, which the caller disposes.</summary>
+    /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
+    /// <exception cref="InvalidOperationException">Another asynchronous receive is pending on this socket.</exception>
+    public ValueTask<MultipartMessage> RecvMultipartAsync(CancellationToken cancellationToken = default)
+    {
+        var message = new MultipartMessage();
+        try
+        {
+            return ReturnWhenReceived(RecvMultipartAsync(message, cancellationToken), message);
+        }
+        catch
+        {
+            message.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Receives frames until cancelled, the socket is disposed or its context shut down, yielding each one in the
+    /// same <see cref="Message"/>: read it (or <see cref="Message.Copy"/> it) before asking for the next.
+    /// <see cref="Message.More"/> tells whether more frames of the same message follow.
+    /// </summary>
+    /// <remarks>The loop ends quietly on disposal or context shutdown; cancellation ends it with <see cref="OperationCanceledException"/>.</remarks>
+    public async IAsyncEnumerable<Message> ReceiveAllAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
+    {
+        using var message = new Message();
+        while (true)
+        {
+            try
+            {
+                await RecvAsync(message, cancellationToken).ConfigureAwait(false);
+            }
+            catch (Exception ex) when (EndsTheLoop(ex))
+            {
+                yield break;
+            }
+
+            yield return message;
+        }
+    }
+
+    /// <summary>
+    /// Receives whole multipart messages until cancelled, the socket is disposed or its context shut down, yielding
+    /// each one in the same <see cref="MultipartMessage"/>: read it before asking for the next.
+    /// </summary>
+    /// <remarks>The loop ends quietly on disposal or context shutdown; cancellation ends it with <see cref="OperationCanceledException"/>.</remarks>
+    public async IAsyncEnumerable<MultipartMessage> ReceiveAllMultipartAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
+    {
+        using var message = new MultipartMessage();
+        while (true)
+        {
+            try
+            {
+                await RecvMultipartAsync(message, cancellationToken).ConfigureAwait(false);
+            }
+            catch (Exception ex) when (EndsTheLoop(ex))
+            {
+                yield break;
+            }
+
+            yield return message;
+        }
+    }
+
+    /// <summary>
+    /// Sends <paramref name="data"/> as one frame, waiting without a thread while the socket cannot queue it (its
+    /// high-water mark is reached, or no peer is connected yet). <paramref name="data"/> must stay untouched until
+    /// the operation completes.
+    /// </summary>
+    /// <param name="data">The frame's bytes.</param>
+    /// <param name="flags"><see cref="SendFlags.SendMore"/> for all but the last frame of a multipart message; <see cref="SendFlags.DontWait"/> is not accepted.</param>
+    /// <param name="cancellationToken">Cancels the wait; nothing was queued when it does.</param>
+    /// <exception cref="ArgumentException"><paramref name="flags"/> has <see cref="SendFlags.DontWait"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
+    /// <exception cref="InvalidOperationException">Another asynchronous send is pending on this socket.</exception>
+    public ValueTask SendAsync(ReadOnlyMemory<byte> data, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default) =>
+        SendBufferAsync(data, flags, pooledArray: null, cancellationToken);
+
+    /// <summary>Sends <paramref name="data"/> as one frame; see <see cref="SendAsync(ReadOnlyMemory{byte}, SendFlags, CancellationToken)"/>.</summary>
+    public ValueTask SendAsync(ReadOnlyMemory<byte> data, CancellationToken cancellationToken) =>
+        SendBufferAsync(data, SendFlags.None, pooledArray: null, cancellationToken);
+
+    /// <summary>Sends <paramref name="data"/> as one frame; see <see cref="SendAsync(ReadOnlyMemory{byte}, SendFlags, CancellationToken)"/>.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="data"/> is null.</exception>
+    public ValueTask SendAsync(byte[] data, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(data);
+        return SendBufferAsync(data, flags, pooledArray: null, cancellationToken);
+    }
+
+    /// <summary>Sends <paramref name="data"/> as one frame; see <see cref="SendAsync(ReadOnlyMemory{byte}, SendFlags, CancellationToken)"/>.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="data"/> is null.</exception>
+    public ValueTask SendAsync(byte[] data, CancellationToken cancellationToken) => SendAsync(data, SendFlags.None, cancellationToken);
+
+    /// <summary>Sends the UTF-8 bytes of <paramref name="text"/> as one frame; see <see cref="SendAsync(ReadOnlyMemory{byte}, SendFlags, CancellationToken)"/>.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="text"/> is null.</exception>
+    public ValueTask SendAsync(string text, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        ThrowIfDontWait(flags);
+        byte[] bytes = ArrayPool<byte>.Shared.Rent(Encoding.UTF8.GetMaxByteCount(text.Length));
+        int length = Encoding.UTF8.GetBytes(text, bytes);
+        return SendBufferAsync(bytes.AsMemory(0, length), flags, bytes, cancellationToken);
+    }
+
+    /// <summary>Sends the UTF-8 bytes of <paramref name="text"/> as one frame; see <see cref="SendAsync(ReadOnlyMemory{byte}, SendFlags, CancellationToken)"/>.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="text"/> is null.</exception>
+    public ValueTask SendAsync(string text, CancellationToken cancellationToken) => SendAsync(text, SendFlags.None, cancellationToken);
+
+    /// <summary>
+    /// Sends <paramref name="message"/> as one frame without copying it. When the operation completes the message is
+    /// left empty (its content belongs to libzmq); if it fails or is cancelled, the message keeps its content.
+    /// </summary>
+    /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
+    /// <exception cref="ArgumentException"><paramref name="flags"/> has <see cref="SendFlags.DontWait"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The socket or the message was disposed.</exception>
+    /// <exception cref="InvalidOperationException">Another asynchronous send is pending on this socket.</exception>
+    public ValueTask SendAsync(Message message, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(message);
+        message.ThrowIfDisposed();
+        ThrowIfDontWait(flags);
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return ValueTask.FromCanceled(cancellationToken);
+        }
+
+        SocketAsyncState state = AsyncState;
+        SocketOperation operation = state.Send;
+        operation.Claim();
+        operation.PrepareSend(message, flags);
+        return state.Run(operation, cancellationToken);
+    }
+
+    /// <summary>Sends <paramref name="message"/> as one frame without copying it; see <see cref="SendAsync(Message, SendFlags, CancellationToken)"/>.</summary>
+    public ValueTask SendAsync(Message message, CancellationToken cancellationToken) => SendAsync(message, SendFlags.None, cancellationToken);
+
+    /// <summary>
+    /// Sends every frame of <paramref name="message"/> as one multipart message, without copying. All frames are
+    /// checked first; once the first frame is queued the message is sent whole, and cancellation no longer applies.
+    /// </summary>
+    /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
+    /// <exception cref="ArgumentException"><paramref name="message"/> has no frames.</exception>
+    /// <exception cref="ObjectDisposedException">A frame, or the socket, was disposed.</exception>
+    /// <exception cref="InvalidOperationException">Another asynchronous send is pending on this socket.</exception>
+    public ValueTask SendMultipartAsync(MultipartMessage message, CancellationToken cancellationToken = default)
+    {
+        ValidateMultipart(message);
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return ValueTask.FromCanceled(cancellationToken);
+        }
+
+        SocketAsyncState state = AsyncState;
+        SocketOperation operation = state.Send;
+        operation.Claim();
+        operation.PrepareSend(message);
+        return state.Run(operation, cancellationToken);
+    }
+
+    private SocketAsyncState AsyncState
+    {
+        get
+        {
+            if (_disposed)
+            {
+                ThrowHelper.ThrowObjectDisposed(this);
+            }
+
+            return Volatile.Read(ref _async) ?? SocketAsyncState.GetOrCreate(this, ref _async);
+        }
+    }
+
+    private ValueTask SendBufferAsync(ReadOnlyMemory<byte> data, SendFlags flags, byte[]? pooledArray, CancellationToken cancellationToken)
+    {
+        ThrowIfDontWait(flags);
+        if (cancellationToken.IsCancellationRequested)
+        {
+            ReturnToPool(pooledArray);
+            return ValueTask.FromCanceled(cancellationToken);
+        }
+
+        SocketAsyncState state;
+        try
+        {
+            state = AsyncState;
+            state.Send.Claim();
+        }
+        catch
+        {
+            ReturnToPool(pooledArray);
+            throw;
+        }
+
+        state.Send.PrepareSend(data, flags, pooledArray);
+        return state.Run(state.Send, cancellationToken);
+    }
+
+    private static void ReturnToPool(byte[]? pooledArray)
+    {
+        if (pooledArray is not null)
+        {
+            ArrayPool<byte>.Shared.Return(pooledArray);
+        }
+    }
+
+    private static void ThrowIfDontWait(SendFlags flags)
+    {
+        if ((flags & SendFlags.DontWait) != 0)
+        {
+            ThrowHelper.ThrowArgument("An asynchronous send waits until the frame can be queued; SendFlags.DontWait has no meaning there. Use Send(..., SendFlags.DontWait) for a send that must not wait.", nameof(flags));
+        }
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private static async ValueTask<string> DecodeWhenReceived(ValueTask received, Message message)
+    {
+        using (message)
+        {
+            await received.ConfigureAwait(false);
+            return message.ToString();
+        }
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private static async ValueTask<MultipartMessage> ReturnWhenReceived(ValueTask received, MultipartMessage message)
+    {
+        try
+        {
+            await received.ConfigureAwait(false);
+            return message;
+        }
+        catch
+        {
+            message.Dispose();
+            throw;
+        }
+    }
+
+    private static bool EndsTheLoop(Exception exception) => exception is ObjectDisposedException or ContextTerminatedException;
+}

@@ -1,0 +1,78 @@
+using Net.Zmq.Tests.Support;
+
+namespace Net.Zmq.Tests.Async;
+
+/// <summary>A send that cannot be queued waits without a thread and completes once the socket can take it.</summary>
+public sealed class ParkedSendTests
+{
+    [Fact]
+    public async Task A_push_without_a_peer_parks_its_send_until_a_peer_connects()
+    {
+        using Context context = SocketKit.NewContext();
+        using var push = new Socket(context, SocketType.Push);
+        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
+        using var timeout = new CancellationTokenSource(Waits.Event);
+        push.Bind(Endpoints.EphemeralTcp);
+
+        ValueTask sent = push.SendAsync("waited for a peer", timeout.Token);
+        Assert.False(sent.IsCompleted);
+
+        pull.Connect(push.LastEndpoint);
+        Assert.True(await Waits.FinishesAsync(sent.AsTask()), "the send never completed after the peer connected");
+        Assert.Equal("waited for a peer", pull.RecvString());
+    }
+
+    [Fact]
+    public async Task A_send_parked_at_the_high_water_mark_completes_when_the_peer_reads_and_its_frame_comes_last()
+    {
+        using Context context = SocketKit.NewContext();
+        using var push = new Socket(context, SocketType.Push);
+        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
+        using var timeout = new CancellationTokenSource(Waits.Event);
+        push.SetOption(SocketOption.SendHighWatermark, 2);
+        pull.SetOption(SocketOption.ReceiveHighWatermark, 2);
+        pull.Connect(SocketKit.BindInproc(push));
+
+        int queued = 0;
+        while (push.Send($"frame {queued}", SendFlags.DontWait))
+        {
+            queued++;
+            Assert.True(queued < 100, "the high-water mark was never reached");
+        }
+
+        ValueTask sent = push.SendAsync("the parked one", timeout.Token);
+        Assert.False(sent.IsCompleted);
+
+        Task completion = sent.AsTask();
+        for (int i = 0; i < queued; i++)
+        {
+            Assert.Equal($"frame {i}", pull.RecvString());
+        }
+
+        Assert.True(await Waits.FinishesAsync(completion), "the send never completed after the peer read");
+        Assert.Equal("the parked one", pull.RecvString());
+        SocketKit.AssertNothingWaiting(pull);
+    }
+
+    [Fact]
+    public async Task A_multipart_send_parked_without_a_peer_arrives_whole()
+    {
+        using Context context = SocketKit.NewContext();
+        using var dealer = new Socket(context, SocketType.Dealer);
+        using var router = new Socket(context, SocketType.Router).WithTimeouts();
+        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var message = new MultipartMessage();
+        message.Add("a");
+        message.Add("b");
+        message.Add("c");
+        dealer.Bind(Endpoints.EphemeralTcp);
+
+        ValueTask sent = dealer.SendMultipartAsync(message, timeout.Token);
+        Assert.False(sent.IsCompleted);
+
+        router.Connect(dealer.LastEndpoint);
+        Assert.True(await Waits.FinishesAsync(sent.AsTask()), "the multipart send never completed");
+        string[] frames = SocketKit.RecvStrings(router);
+        Assert.Equal(new[] { "a", "b", "c" }, frames[1..]);
+    }
+}

@@ -1,0 +1,29 @@
+using Net.Zmq.Tests.Support;
+
+namespace Net.Zmq.Tests.Async;
+
+/// <summary>Base of the tests that use one PUSH connected to one PULL, with a timeout for every await.</summary>
+public abstract class PushPullTests : IDisposable
+{
+    private readonly ConnectedPair _pair;
+
+    protected PushPullTests(bool inproc = false)
+    {
+        _pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc);
+        _pair.Binder.WithTimeouts();
+    }
+
+    protected Socket Push => _pair.Connector;
+
+    /// <summary>The receiving side; its synchronous receives time out instead of hanging.</summary>
+    protected Socket Pull => _pair.Binder;
+
+    protected CancellationTokenSource Timeout { get; } = new(Waits.Event);
+
+    public void Dispose()
+    {
+        Timeout.Dispose();
+        _pair.Dispose();
+        GC.SuppressFinalize(this);
+    }
+}

@@ -1,0 +1,144 @@
+using Net.Zmq.Tests.Support;
+
+namespace Net.Zmq.Tests.Async;
+
+/// <summary>ReceiveAllAsync and ReceiveAllMultipartAsync feed an await foreach until the socket or its context goes away.</summary>
+public sealed class ReceiveAllTests
+{
+    private const int Count = 200;
+
+    [Fact]
+    public async Task ReceiveAllAsync_yields_every_frame_in_order()
+    {
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        using var timeout = new CancellationTokenSource(Waits.Event);
+        Task sending = Waits.Run(() =>
+        {
+            for (int i = 0; i < Count; i++)
+            {
+                pair.Connector.Send($"frame {i}");
+            }
+        });
+
+        int received = 0;
+        await foreach (Message frame in pair.Binder.ReceiveAllAsync(timeout.Token))
+        {
+            Assert.Equal($"frame {received}", frame.ToString());
+            if (++received == Count)
+            {
+                break;
+            }
+        }
+
+        await sending;
+        Assert.Equal(Count, received);
+    }
+
+    [Fact]
+    public async Task ReceiveAllMultipartAsync_yields_every_whole_message_in_order()
+    {
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        using var timeout = new CancellationTokenSource(Waits.Event);
+        Task sending = Waits.Run(() =>
+        {
+            for (int i = 0; i < Count; i++)
+            {
+                SocketKit.SendStrings(pair.Connector, "head", $"body {i}");
+            }
+        });
+
+        int received = 0;
+        await foreach (MultipartMessage message in pair.Binder.ReceiveAllMultipartAsync(timeout.Token))
+        {
+            Assert.Equal(new[] { "head", $"body {received}" }, message.Select(frame => frame.ToString()));
+            if (++received == Count)
+            {
+                break;
+            }
+        }
+
+        await sending;
+        Assert.Equal(Count, received);
+    }
+
+    [Theory]
+    [InlineData(false, false)]
+    [InlineData(false, true)]
+    [InlineData(true, false)]
+    [InlineData(true, true)]
+    public async Task The_loop_ends_quietly_when_the_socket_is_disposed_or_the_context_shut_down(bool multipart, bool shutDownContext)
+    {
+        Context context = SocketKit.NewContext();
+        var pull = new Socket(context, SocketType.Pull);
+        using var push = new Socket(context, SocketType.Push);
+        using var timeout = new CancellationTokenSource(Waits.Event);
+        push.Connect(SocketKit.BindInproc(pull));
+        push.Send("one");
+        push.Send("two");
+
+        var seen = new List<string>();
+        var bothSeen = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        Task loop = Task.Run(async () =>
+        {
+            if (multipart)
+            {
+                await foreach (MultipartMessage message in pull.ReceiveAllMultipartAsync(timeout.Token))
+                {
+                    Saw(message[0].ToString());
+                }
+            }
+            else
+            {
+                await foreach (Message frame in pull.ReceiveAllAsync(timeout.Token))
+                {
+                    Saw(frame.ToString());
+                }
+            }
+
+            void Saw(string text)
+            {
+                seen.Add(text);
+                if (seen.Count == 2)
+                {
+                    bothSeen.SetResult();
+                }
+            }
+        });
+
+        // The end comes either while the loop's next receive is parked or before it starts: both end quietly.
+        Assert.True(await Waits.FinishesAsync(bothSeen.Task), "the loop did not receive the two frames");
+        if (shutDownContext)
+        {
+            context.Shutdown();
+        }
+        else
+        {
+            pull.Dispose();
+        }
+
+        Assert.True(await Waits.FinishesAsync(loop), "the loop did not end");
+        await loop;
+        Assert.Equal(new[] { "one", "two" }, seen);
+        pull.Dispose();
+        push.Dispose();
+        context.Dispose();
+    }
+
+    [Fact]
+    public async Task Cancellation_ends_the_loop_with_OperationCanceledException()
+    {
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var cancel = new CancellationTokenSource(Waits.Event);
+        pair.Connector.Send("only");
+        int received = 0;
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(async () =>
+        {
+            await foreach (Message frame in pair.Binder.ReceiveAllAsync(cancel.Token))
+            {
+                received++;
+                await cancel.CancelAsync();
+            }
+        });
+        Assert.Equal(1, received);
+    }
+}

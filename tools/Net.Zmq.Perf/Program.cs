@@ -1,0 +1,3 @@
+using Net.Zmq.Perf;
+
+return PerfTool.Run(args, Console.Out, Console.Error);
