@@ -2,7 +2,7 @@ namespace Net.Zmq.Benchmarks;
 
 /// <summary>The statistics of one round-trip scenario for one library, in nanoseconds.</summary>
 /// <param name="Spread">Half the range between the rounds' means: how far a repeat run may land from <paramref name="Mean"/>.</param>
-/// <param name="AllocatedPerOperation">Managed bytes allocated per operation by all threads; null for native C.</param>
+/// <param name="AllocatedPerOperation">Managed bytes allocated per operation by all threads; null for native C, or when the counter went backwards.</param>
 internal sealed record LatencyResult(
     string Scenario, string Library, int Size, double Mean, double Spread, double P50, double P90, double P99,
     double? AllocatedPerOperation)

@@ -56,7 +56,9 @@ internal static class TargetCheck
             yield return ($"Faster than NetMQ in every round-trip scenario (Net.Zmq / NetMQ, {statistic})", Join(faster, "F2"), Met(faster, r => r < 1));
         }
 
-        var leaner = Pairs(latency, "NetMQ").Select(x => (x.Label, (x.Zmq.AllocatedPerOperation ?? 0) - (x.Other.AllocatedPerOperation ?? 0))).ToList();
+        var leaner = Pairs(latency, "NetMQ")
+            .Where(x => x.Zmq.AllocatedPerOperation is not null && x.Other.AllocatedPerOperation is not null)
+            .Select(x => (x.Label, x.Zmq.AllocatedPerOperation!.Value - x.Other.AllocatedPerOperation!.Value)).ToList();
         yield return ("Fewer bytes allocated per operation than NetMQ (Net.Zmq − NetMQ, bytes)", Join(leaner, "F0"), Met(leaner, d => d < 0));
     }
 

@@ -67,6 +67,8 @@ internal static class RoundTripRunner
     {
         double nsPerTick = 1e9 / Stopwatch.Frequency;
         double[] samples = Array.ConvertAll(ticks, t => t * nsPerTick);
-        return LatencyResult.FromSamples(scenarioName, libraryName, size, samples, rounds, (double)allocated / ticks.Length);
+        // The process-wide counter has been seen to go backwards under Server GC; such a window measures nothing.
+        double? perOperation = allocated < 0 ? null : (double)allocated / ticks.Length;
+        return LatencyResult.FromSamples(scenarioName, libraryName, size, samples, rounds, perOperation);
     }
 }
