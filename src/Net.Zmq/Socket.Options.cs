@@ -14,6 +14,7 @@ public sealed partial class Socket
     /// <summary>Sets an option that takes an int: int, millisecond, long and ulong options (<c>zmq_setsockopt</c>).</summary>
     /// <exception cref="ArgumentException">The option is read-only or of another kind (bool, bytes, string).</exception>
     /// <exception cref="ArgumentOutOfRangeException">A negative value for an unsigned option.</exception>
+    /// <exception cref="ArgumentException"><see cref="SocketOption.UseFd"/> given a descriptor that is not a listening socket (checked on Linux).</exception>
     /// <exception cref="ZmqException">libzmq refused the value (EINVAL: out of range or not valid for this socket type).</exception>
     public unsafe void SetOption(SocketOption option, int value)
     {
@@ -21,6 +22,13 @@ public sealed partial class Socket
         switch (info.Kind)
         {
             case OptionKind.Int32 or OptionKind.Milliseconds:
+                if (option == SocketOption.UseFd && value >= 0 && OperatingSystem.IsLinux() && !PosixSockets.IsListening(value))
+                {
+                    // libzmq 4.3 aborts the whole process when it binds to such a descriptor.
+                    ThrowHelper.ThrowArgument(
+                        $"UseFd needs a socket that is already listening (bound, then listen()); descriptor {value} is not one.", nameof(value));
+                }
+
                 SetNative(option, &value, sizeof(int));
                 break;
             case OptionKind.Int64:

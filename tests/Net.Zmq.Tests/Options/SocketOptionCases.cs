@@ -42,6 +42,9 @@ public static class SocketOptionCases
     /// <summary>A valid CURVE key in Z85 text.</summary>
     public const string Z85Key = "rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7";
 
+    // UseFd accepts only a socket that is already listening: one for the whole test run, made before the cases.
+    private static readonly System.Net.Sockets.Socket s_listener = Listen();
+
     private static readonly Dictionary<SocketOption, OptionCase> s_cases = Build();
 
     public static IReadOnlyDictionary<SocketOption, OptionCase> All => s_cases;
@@ -57,6 +60,14 @@ public static class SocketOptionCases
         }
 
         return data;
+    }
+
+    private static System.Net.Sockets.Socket Listen()
+    {
+        var listener = new System.Net.Sockets.Socket(System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Tcp);
+        listener.Bind(new System.Net.IPEndPoint(System.Net.IPAddress.Loopback, 0));
+        listener.Listen();
+        return listener;
     }
 
     private static Dictionary<SocketOption, OptionCase> Build()
@@ -111,7 +122,7 @@ public static class SocketOptionCases
             Rw(SocketOption.ConnectTimeout, TimeSpan.FromSeconds(2)),
             Rw(SocketOption.TcpMaxRetransmitTimeout, TimeSpan.FromSeconds(3)),
             Rw(SocketOption.MulticastMaxTpdu, 1400),
-            Rw(SocketOption.UseFd, 42),
+            Rw(SocketOption.UseFd, (int)s_listener.Handle),
             Rw(SocketOption.GssapiPrincipalNameType, 1),
             Rw(SocketOption.GssapiServicePrincipalNameType, 2),
             Rw(SocketOption.BindToDevice, "lo"),
