@@ -120,6 +120,7 @@ public sealed partial class Socket : IDisposable
     public void Dispose()
     {
         _disposed = true;
+        Interlocked.MemoryBarrier(); // pairs with the async state's creation, which checks _disposed after publishing
         Volatile.Read(ref _async)?.Dispose();
         _handle.Dispose();
     }

@@ -56,7 +56,13 @@ internal sealed unsafe class SocketAsyncState
             SocketReactor reactor = SocketReactor.Instance;
             var state = new SocketAsyncState(socket, checked((int)socket.GetOption<long>(SocketOption.FileDescriptor)));
             state._slot = reactor.Register(state, state._fd);
-            Volatile.Write(ref field, state);
+            Interlocked.Exchange(ref field, state);
+            if (socket.IsDisposed)
+            {
+                // Disposed while this was registering: Socket.Dispose may have looked before the state was published.
+                state.Dispose();
+            }
+
             return state;
         }
     }
