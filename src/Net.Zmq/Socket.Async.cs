@@ -41,10 +41,7 @@ public sealed partial class Socket
         }
 
         SocketAsyncState state = AsyncState;
-        SocketOperation operation = state.Receive;
-        operation.Claim();
-        operation.PrepareReceive(buffer);
-        return state.RunForCount(operation, cancellationToken);
+        return state.RunForCount(state.Receive.ClaimToReceive(buffer), cancellationToken);
     }
 
     /// <summary>Receives one frame into <paramref name="buffer"/>; the result is as for <see cref="RecvAsync(Memory{byte}, CancellationToken)"/>.</summary>
@@ -72,10 +69,7 @@ public sealed partial class Socket
         }
 
         SocketAsyncState state = AsyncState;
-        SocketOperation operation = state.Receive;
-        operation.Claim();
-        operation.PrepareReceive(message);
-        return state.Run(operation, cancellationToken);
+        return state.Run(state.Receive.ClaimToReceive(message), cancellationToken);
     }
 
     /// <summary>Receives one frame and decodes it as UTF-8.</summary>
@@ -111,10 +105,7 @@ public sealed partial class Socket
         }
 
         SocketAsyncState state = AsyncState;
-        SocketOperation operation = state.Receive;
-        operation.Claim();
-        operation.PrepareReceive(message);
-        return state.Run(operation, cancellationToken);
+        return state.Run(state.Receive.ClaimToReceive(message), cancellationToken);
     }
 
     /// <summary>Receives a whole multipart message into a new <see cref="MultipartMessage"/>, which the caller disposes.</summary>
@@ -245,10 +236,7 @@ public sealed partial class Socket
         }
 
         SocketAsyncState state = AsyncState;
-        SocketOperation operation = state.Send;
-        operation.Claim();
-        operation.PrepareSend(message, flags);
-        return state.Run(operation, cancellationToken);
+        return state.Run(state.Send.ClaimToSend(message, flags), cancellationToken);
     }
 
     /// <summary>Sends <paramref name="message"/> as one frame without copying it; see <see cref="SendAsync(Message, SendFlags, CancellationToken)"/>.</summary>
@@ -271,10 +259,7 @@ public sealed partial class Socket
         }
 
         SocketAsyncState state = AsyncState;
-        SocketOperation operation = state.Send;
-        operation.Claim();
-        operation.PrepareSend(message);
-        return state.Run(operation, cancellationToken);
+        return state.Run(state.Send.ClaimToSend(message), cancellationToken);
     }
 
     private SocketAsyncState AsyncState
@@ -300,10 +285,11 @@ public sealed partial class Socket
         }
 
         SocketAsyncState state;
+        SocketOperation operation;
         try
         {
             state = AsyncState;
-            state.Send.Claim();
+            operation = state.Send.ClaimToSend(data, flags, pooledArray);
         }
         catch
         {
@@ -311,8 +297,7 @@ public sealed partial class Socket
             throw;
         }
 
-        state.Send.PrepareSend(data, flags, pooledArray);
-        return state.Run(state.Send, cancellationToken);
+        return state.Run(operation, cancellationToken);
     }
 
     private static void ReturnToPool(byte[]? pooledArray)

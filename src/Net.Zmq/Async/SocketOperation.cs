@@ -57,7 +57,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
 
     /// <summary>Takes the operation for a new call.</summary>
     /// <exception cref="InvalidOperationException">The previous one in this direction has not completed, or its result was not taken yet.</exception>
-    internal void Claim()
+    private void Claim()
     {
         if (Interlocked.CompareExchange(ref _state, Busy, Idle) != Idle)
         {
@@ -77,45 +77,62 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
         Volatile.Write(ref _state, Idle);
     }
 
-    internal void PrepareReceive(Memory<byte> buffer)
+    /// <summary>Claims the operation for a receive into <paramref name="buffer"/>.</summary>
+    internal SocketOperation ClaimToReceive(Memory<byte> buffer)
     {
+        Claim();
         _kind = OperationKind.ReceiveBuffer;
         _buffer = buffer;
+        return this;
     }
 
-    internal void PrepareReceive(Message message)
+    /// <summary>Claims the operation for a receive into <paramref name="message"/>.</summary>
+    internal SocketOperation ClaimToReceive(Message message)
     {
+        Claim();
         _kind = OperationKind.ReceiveMessage;
         _message = message;
+        return this;
     }
 
-    internal void PrepareReceive(MultipartMessage message)
+    /// <summary>Claims the operation for a receive of a whole multipart message into <paramref name="message"/>.</summary>
+    internal SocketOperation ClaimToReceive(MultipartMessage message)
     {
+        Claim();
         _kind = OperationKind.ReceiveMultipart;
         _multipart = message;
+        return this;
     }
 
-    /// <summary>Prepares a send of <paramref name="data"/>; <paramref name="pooledArray"/>, if any, goes back to the pool when done.</summary>
-    internal void PrepareSend(ReadOnlyMemory<byte> data, SendFlags flags, byte[]? pooledArray = null)
+    /// <summary>Claims the operation for a send of <paramref name="data"/>; <paramref name="pooledArray"/>, if any, goes back to the pool when done.</summary>
+    internal SocketOperation ClaimToSend(ReadOnlyMemory<byte> data, SendFlags flags, byte[]? pooledArray)
     {
+        Claim();
         _kind = OperationKind.SendBuffer;
         _data = data;
         _flags = (int)flags;
         _pooledArray = pooledArray;
+        return this;
     }
 
-    internal void PrepareSend(Message message, SendFlags flags)
+    /// <summary>Claims the operation for a send of <paramref name="message"/>.</summary>
+    internal SocketOperation ClaimToSend(Message message, SendFlags flags)
     {
+        Claim();
         _kind = OperationKind.SendMessage;
         _message = message;
         _flags = (int)flags;
+        return this;
     }
 
-    internal void PrepareSend(MultipartMessage message)
+    /// <summary>Claims the operation for a send of every frame of <paramref name="message"/>.</summary>
+    internal SocketOperation ClaimToSend(MultipartMessage message)
     {
+        Claim();
         _kind = OperationKind.SendMultipart;
         _multipart = message;
         _nextFrame = 0;
+        return this;
     }
 
     /// <summary>
