@@ -4,7 +4,7 @@
 #   ./build.sh test     set up, build, run the whole test suite
 #   ./build.sh pack     set up, build, write Net.Zmq.<version>.nupkg (+ .snupkg) to artifacts/packages
 #   ./build.sh bench    set up, build the native C baseline (gcc, libzmq3-dev), run the short benchmark set and write
-#                       benchmarks/results/latest.md + latest.svg; add --full for the publication set (about an hour)
+#                       benchmarks/results/latest.md + latest.svg; add --full for every size (about 20 minutes on 2 cores)
 #   ./build.sh soak     set up, build, run the soak (minutes): long streams, socket churn, memory, zero-copy under GC
 set -euo pipefail
 cd "$(dirname "$0")"
