@@ -69,7 +69,8 @@ run_tests() {
     local output
     output=$(mktemp)
     set +e
-    dotnet test Net.Zmq.slnx -c "$configuration" --no-build -nologo 2>&1 | tee "$output"
+    # A test that hangs fails the run after five minutes and is named, instead of stalling CI.
+    dotnet test Net.Zmq.slnx -c "$configuration" --no-build -nologo --blame-hang-timeout 5m --blame-hang-dump-type none 2>&1 | tee "$output"
     local status=${PIPESTATUS[0]}
     set -e
     # One plain closing line that any reader of the log understands.

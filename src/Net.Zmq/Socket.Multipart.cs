@@ -128,9 +128,9 @@ public sealed partial class Socket
             ThrowHelper.ThrowArgument("A multipart message needs at least one frame.", nameof(message));
         }
 
-        foreach (Message frame in message)
+        for (int i = 0; i < message.Count; i++)
         {
-            frame.ThrowIfDisposed();
+            message[i].ThrowIfDisposed(); // by index: MultipartMessage's enumerator would allocate on every send
         }
     }
 
