@@ -11,7 +11,8 @@ namespace Net.Zmq;
 /// <see cref="Dispose"/> never hangs on open sockets: it shuts the context down (blocking calls on its sockets
 /// throw <see cref="ContextTerminatedException"/>) and returns; libzmq's context is terminated once the last
 /// socket is closed. Sockets get a <see cref="DefaultLinger"/> of one second, so unsent messages delay that
-/// termination by at most one second instead of forever.
+/// termination by at most one second instead of forever; and <see cref="Dispose"/> waits for it at most ten
+/// seconds, whatever linger a socket was given, before leaving it to a background thread.
 /// </remarks>
 public sealed class Context : IDisposable
 {

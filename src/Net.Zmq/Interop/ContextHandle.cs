@@ -4,19 +4,28 @@ namespace Net.Zmq.Interop;
 
 /// <summary>
 /// Owns a libzmq context. Each open socket holds a reference, so <c>zmq_ctx_term</c> runs only after the last
-/// socket is closed. Termination waits for lingering messages; it runs inline only when <see cref="Context.Dispose"/>
-/// releases the last reference, and on a background thread otherwise (a finalizer never blocks).
+/// socket is closed. Termination waits for lingering messages, always on a background thread: when
+/// <see cref="Context.Dispose"/> releases the last reference it waits for that thread, but at most
+/// <see cref="InlineTerminationLimit"/> (a socket given an infinite linger may hold undeliverable messages forever),
+/// and a finalizer never waits.
 /// </summary>
 internal sealed class ContextHandle : SafeHandle
 {
+    /// <summary>How long <see cref="Context.Dispose"/> waits for libzmq to finish terminating before it returns anyway.</summary>
+    internal static readonly TimeSpan InlineTerminationLimit = TimeSpan.FromSeconds(10);
+
     private int _inlineTerminationThread;
+    private Thread? _inlineTermination;
 
     internal ContextHandle(nint handle)
         : base(0, ownsHandle: true) => SetHandle(handle);
 
     public override bool IsInvalid => handle == 0;
 
-    /// <summary>Releases the caller's reference; if it was the last one, terminates the context on this thread.</summary>
+    /// <summary>
+    /// Releases the caller's reference; if it was the last one, waits (at most <see cref="InlineTerminationLimit"/>)
+    /// for the context's termination.
+    /// </summary>
     internal void DisposeAndTerminateInline()
     {
         _inlineTerminationThread = Environment.CurrentManagedThreadId;
@@ -28,19 +37,17 @@ internal sealed class ContextHandle : SafeHandle
         {
             _inlineTerminationThread = 0;
         }
+
+        _inlineTermination?.Join(InlineTerminationLimit);
     }
 
     protected override bool ReleaseHandle()
     {
-        nint context = handle;
+        var thread = new Thread(static state => Terminate((nint)state!)) { IsBackground = true, Name = "Net.Zmq context termination" };
+        thread.Start(handle);
         if (_inlineTerminationThread == Environment.CurrentManagedThreadId)
         {
-            Terminate(context);
-        }
-        else
-        {
-            var thread = new Thread(static state => Terminate((nint)state!)) { IsBackground = true, Name = "Net.Zmq context termination" };
-            thread.Start(context);
+            _inlineTermination = thread;
         }
 
         return true;

@@ -57,6 +57,25 @@ public class ContextDisposeWithOpenSocketsTests
     }
 
     [Fact]
+    public async Task Context_Dispose_returns_even_when_a_socket_was_given_an_infinite_linger_and_holds_unsent_messages()
+    {
+        var context = new Context();
+        using (var stuck = new Socket(context, SocketType.Push))
+        {
+            stuck.SetOption(SocketOption.Linger, Timeout.InfiniteTimeSpan); // libzmq would wait for these forever
+            stuck.Connect($"tcp://127.0.0.1:{UnusedPort()}");
+            Assert.True(stuck.Send("undeliverable", SendFlags.DontWait));
+        }
+
+        var stopwatch = Stopwatch.StartNew();
+        bool returned = await Waits.FinishesAsync(Waits.Run(context.Dispose), TimeSpan.FromSeconds(30));
+
+        Assert.True(returned, "Context.Dispose did not return");
+        Assert.True(stopwatch.Elapsed >= TimeSpan.FromSeconds(9), $"Context.Dispose gave up on termination after only {stopwatch.Elapsed}");
+        Assert.True(context.IsDisposed);
+    }
+
+    [Fact]
     public void Context_Dispose_with_many_open_sockets_returns_promptly()
     {
         var context = new Context();
