@@ -24,7 +24,10 @@ internal sealed unsafe class SocketAsyncState
     private readonly object _gate = new();
     private readonly int _fd;
     private int _slot = -1;
+    private const int PumpWaitMilliseconds = 5;
+
     private int _pumpRequested;
+    private bool _pumping;
     private int _disposed;
 
     private SocketAsyncState(Socket socket, int fd)
@@ -101,7 +104,7 @@ internal sealed unsafe class SocketAsyncState
     {
         result = 0;
         error = null;
-        if (!Monitor.TryEnter(_gate))
+        if (!TryEnterGateForCall())
         {
             // Whoever holds the gate pumps when it leaves, and will find this operation parked.
             operation.Park(cancellationToken);
@@ -192,7 +195,28 @@ internal sealed unsafe class SocketAsyncState
         }
     }
 
+    /// <summary>
+    /// Takes the gate for an asynchronous call's first attempt. A pump holds it only for a few non-blocking libzmq
+    /// calls, so that is waited out (briefly), and a frame already waiting is still received at once; a synchronous
+    /// call may hold it for as long as it blocks, so that is not waited for.
+    /// </summary>
+    private bool TryEnterGateForCall() =>
+        Monitor.TryEnter(_gate) || (Volatile.Read(ref _pumping) && Monitor.TryEnter(_gate, PumpWaitMilliseconds));
+
     private void PumpInsideGate()
+    {
+        Volatile.Write(ref _pumping, true);
+        try
+        {
+            PumpOperations();
+        }
+        finally
+        {
+            Volatile.Write(ref _pumping, false);
+        }
+    }
+
+    private void PumpOperations()
     {
         if (IsDisposed || !TryEnterHandle(out nint socket))
         {
