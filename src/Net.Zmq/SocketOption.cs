@@ -81,13 +81,19 @@ public enum SocketOption
     PlainServer = 44,
     /// <summary>PLAIN client user name (string). ZMQ_PLAIN_USERNAME.</summary>
     PlainUsername = 45,
-    /// <summary>PLAIN client password (string). ZMQ_PLAIN_PASSWORD.</summary>
+    /// <summary>
+    /// PLAIN client password (string). ZMQ_PLAIN_PASSWORD. libzmq lets <see cref="Socket.GetOption{T}(SocketOption)"/>
+    /// read it back: whoever holds the socket can read the password.
+    /// </summary>
     PlainPassword = 46,
     /// <summary>Act as a CURVE server (bool). ZMQ_CURVE_SERVER.</summary>
     CurveServer = 47,
     /// <summary>CURVE long-term public key: 32 bytes, or 40 Z85 characters (read back as Z85 string or 32 bytes). ZMQ_CURVE_PUBLICKEY.</summary>
     CurvePublicKey = 48,
-    /// <summary>CURVE long-term secret key: 32 bytes, or 40 Z85 characters. ZMQ_CURVE_SECRETKEY.</summary>
+    /// <summary>
+    /// CURVE long-term secret key: 32 bytes, or 40 Z85 characters. ZMQ_CURVE_SECRETKEY. libzmq lets
+    /// <see cref="Socket.GetOption{T}(SocketOption)"/> read it back: whoever holds the socket can read the key.
+    /// </summary>
     CurveSecretKey = 49,
     /// <summary>The CURVE server's public key a client expects: 32 bytes, or 40 Z85 characters. ZMQ_CURVE_SERVERKEY.</summary>
     CurveServerKey = 50,

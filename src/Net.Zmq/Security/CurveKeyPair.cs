@@ -1,8 +1,13 @@
+using System.Runtime.Serialization;
+using System.Text.Json.Serialization;
+
 namespace Net.Zmq.Security;
 
 /// <summary>
 /// A CURVE long-term key pair: a public key to share and a secret key to keep. Immutable; the keys are held as
-/// 40-character Z85 text and offered as 32-byte arrays too. <see cref="ToString"/> never shows the secret key.
+/// 40-character Z85 text and offered as 32-byte arrays too. The secret key never appears in <see cref="ToString"/>,
+/// in serialised output (System.Text.Json and serialisers that honour <see cref="IgnoreDataMemberAttribute"/> skip it)
+/// or in the text of an exception.
 /// </summary>
 public sealed class CurveKeyPair
 {
@@ -24,13 +29,17 @@ public sealed class CurveKeyPair
     /// <summary>The public key as 40 characters of Z85 text: give it to peers (a client needs the server's).</summary>
     public string PublicKey { get; }
 
-    /// <summary>The secret key as 40 characters of Z85 text: keep it private.</summary>
+    /// <summary>The secret key as 40 characters of Z85 text: keep it private. Serialisers skip it.</summary>
+    [JsonIgnore]
+    [IgnoreDataMember]
     public string SecretKey { get; }
 
     /// <summary>A new copy of the 32-byte public key.</summary>
     public byte[] PublicKeyBytes => (byte[])_publicKey.Clone();
 
-    /// <summary>A new copy of the 32-byte secret key.</summary>
+    /// <summary>A new copy of the 32-byte secret key. Serialisers skip it.</summary>
+    [JsonIgnore]
+    [IgnoreDataMember]
     public byte[] SecretKeyBytes => (byte[])_secretKey.Clone();
 
     /// <summary>Builds the key pair that belongs to <paramref name="secretKey"/> (Z85 text), deriving its public key (<c>zmq_curve_public</c>).</summary>

@@ -107,7 +107,7 @@ public static class Z85
     /// <exception cref="ArgumentNullException"><paramref name="text"/> is null.</exception>
     /// <exception cref="ArgumentException">
     /// The length is not a multiple of 5, a character is not in the Z85 alphabet, or a group of 5 characters
-    /// stands for a value above 2³²−1; the message names the character or group and its position.
+    /// stands for a value above 2³²−1; the message gives the position, never the characters (the text may be a secret key).
     /// </exception>
     public static byte[] Decode(string text)
     {
@@ -202,6 +202,21 @@ public static class Z85
 
     private static void DecodeCore(ReadOnlySpan<char> text, Span<byte> destination, string paramName)
     {
+        int errorPosition = TryDecodeCore(text, destination, out bool overflow);
+        if (errorPosition >= 0)
+        {
+            ThrowInvalidText(errorPosition, overflow, paramName);
+        }
+    }
+
+    /// <summary>Decodes text of a length known to be valid into a large enough destination; false when the text is not Z85.</summary>
+    internal static bool TryDecode(ReadOnlySpan<char> text, Span<byte> destination) =>
+        text.Length % 5 == 0 && destination.Length >= text.Length / 5 * 4 && TryDecodeCore(text, destination, out _) < 0;
+
+    /// <summary>Returns -1 on success, or the position of the first bad character (or of the group that overflows).</summary>
+    private static int TryDecodeCore(ReadOnlySpan<char> text, Span<byte> destination, out bool overflow)
+    {
+        overflow = false;
         byte[] values = s_values;
         int b = 0;
         for (int i = 0; i < text.Length; i += 5)
@@ -214,7 +229,7 @@ public static class Z85
                 byte digit = ch < values.Length ? values[ch] : Invalid;
                 if (digit == Invalid)
                 {
-                    ThrowInvalidCharacter(ch, i + k, paramName);
+                    return i + k;
                 }
 
                 value = (value * 85) + digit;
@@ -222,24 +237,23 @@ public static class Z85
 
             if (value > uint.MaxValue)
             {
-                ThrowGroupOverflow(group, i, paramName);
+                overflow = true;
+                return i;
             }
 
             BinaryPrimitives.WriteUInt32BigEndian(destination.Slice(b, 4), (uint)value);
             b += 4;
         }
+
+        return -1;
     }
 
-    private static void ThrowInvalidCharacter(char ch, int position, string paramName)
-    {
-        string shown = char.IsControl(ch) || char.IsWhiteSpace(ch) || char.IsSurrogate(ch) ? "" : $"'{ch}' ";
+    // The text may be a secret key: messages give the position, never the characters.
+    private static void ThrowInvalidText(int position, bool overflow, string paramName) =>
         ThrowHelper.ThrowArgument(
-            $"The character {shown}(U+{(int)ch:X4}) at position {position} is not in the Z85 alphabet.", paramName);
-    }
-
-    private static void ThrowGroupOverflow(ReadOnlySpan<char> group, int position, string paramName) =>
-        ThrowHelper.ThrowArgument(
-            $"The Z85 group \"{group}\" at position {position} stands for a value above 2^32-1, so it does not encode 4 bytes.",
+            overflow
+                ? $"The Z85 group of 5 characters at position {position} stands for a value above 2^32-1, so it does not encode 4 bytes."
+                : $"The character at position {position} is not in the Z85 alphabet.",
             paramName);
 
     private static byte[] BuildValues()

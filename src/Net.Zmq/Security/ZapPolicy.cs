@@ -1,4 +1,7 @@
+using System.Diagnostics.CodeAnalysis;
 using System.Net;
+using System.Security.Cryptography;
+using System.Text;
 using Net.Zmq.Internal;
 
 namespace Net.Zmq.Security;
@@ -8,19 +11,23 @@ namespace Net.Zmq.Security;
 /// PLAIN user table, and the CURVE client keys accepted. Thread-safe; changes apply to the next handshake.
 /// </summary>
 /// <remarks>
-/// A request is checked in this order. Address: when the allow-list is not empty the peer's address must be on it;
-/// otherwise an address on the deny-list is refused. Mechanism: NULL is accepted once the address passed (libzmq asks
-/// about NULL only for sockets with a <see cref="SocketOption.ZapDomain"/>); PLAIN needs a matching user name and
-/// password; CURVE needs an allowed client key, or <see cref="AllowAnyCurveKey"/>. Anything else is refused.
+/// A request is checked in this order. Address: when the allow-list is not empty the peer's address must be in one of
+/// its entries; otherwise an address in a deny-list entry is refused. Entries are single addresses or CIDR ranges, and
+/// IPv4 matches however libzmq spells the peer (a socket with <see cref="SocketOption.Ipv6"/> reports IPv4 peers as
+/// <c>::ffff:a.b.c.d</c>). Mechanism: NULL is accepted once the address passed (libzmq asks about NULL only for
+/// sockets with a <see cref="SocketOption.ZapDomain"/>); PLAIN needs a matching user name and password, compared as
+/// the bytes the client sent against their UTF-8 form (the password in constant time); CURVE needs an allowed client
+/// key, or <see cref="AllowAnyCurveKey"/>. Anything else is refused.
 /// The authenticated identity (the PLAIN user name, or the client's Z85 public key) reaches the server as the
 /// "User-Id" metadata of every message from that peer.
 /// </remarks>
 public sealed class ZapPolicy
 {
+    private static readonly UTF8Encoding s_strictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
     private readonly object _gate = new();
-    private readonly HashSet<string> _allowed = [];
-    private readonly HashSet<string> _denied = [];
-    private readonly Dictionary<string, string> _users = new(StringComparer.Ordinal);
+    private readonly List<AddressRange> _allowed = [];
+    private readonly List<AddressRange> _denied = [];
+    private readonly Dictionary<string, byte[]> _users = new(StringComparer.Ordinal);
     private readonly HashSet<string> _curveKeys = new(StringComparer.Ordinal);
     private bool _anyCurveKey;
 
@@ -28,24 +35,32 @@ public sealed class ZapPolicy
     {
     }
 
-    /// <summary>Accepts peers from <paramref name="address"/> only (with any other allowed address).</summary>
-    /// <exception cref="ArgumentException"><paramref name="address"/> is not an IP address.</exception>
+    /// <summary>
+    /// Accepts peers from <paramref name="address"/> only (with any other allowed entry): an IPv4 or IPv6 address,
+    /// or a CIDR range such as <c>10.0.0.0/8</c> or <c>2001:db8::/32</c>.
+    /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="address"/> is not an IP address or CIDR range.</exception>
     public ZapPolicy AllowAddress(string address) => AddAddress(_allowed, address);
 
-    /// <summary>Refuses peers from <paramref name="address"/> (ignored while an allow-list is set).</summary>
-    /// <exception cref="ArgumentException"><paramref name="address"/> is not an IP address.</exception>
+    /// <summary>
+    /// Refuses peers from <paramref name="address"/>, an IPv4 or IPv6 address or a CIDR range such as
+    /// <c>192.168.0.0/16</c> (ignored while an allow-list is set).
+    /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="address"/> is not an IP address or CIDR range.</exception>
     public ZapPolicy DenyAddress(string address) => AddAddress(_denied, address);
 
-    /// <summary>Accepts PLAIN clients that present <paramref name="userName"/> and <paramref name="password"/>.</summary>
-    /// <exception cref="ArgumentException">The user name is null or empty.</exception>
+    /// <summary>Accepts PLAIN clients that present <paramref name="userName"/> and <paramref name="password"/> (sent as UTF-8).</summary>
+    /// <exception cref="ArgumentException">The user name is null or empty, or a string is not valid UTF-16 (a lone surrogate).</exception>
     /// <exception cref="ArgumentNullException">The password is null.</exception>
     public ZapPolicy AddPlainUser(string userName, string password)
     {
         ArgumentException.ThrowIfNullOrEmpty(userName);
         ArgumentNullException.ThrowIfNull(password);
+        EnsureEncodable(userName, nameof(userName));
+        byte[] passwordBytes = EnsureEncodable(password, nameof(password));
         lock (_gate)
         {
-            _users[userName] = password;
+            _users[userName] = passwordBytes;
         }
 
         return this;
@@ -56,7 +71,7 @@ public sealed class ZapPolicy
     public ZapPolicy AllowCurveKey(string publicKeyZ85)
     {
         ArgumentNullException.ThrowIfNull(publicKeyZ85);
-        if (publicKeyZ85.Length != 40 || !CurveKeyText.TryDecode(publicKeyZ85, out _))
+        if (publicKeyZ85.Length != Curve.KeyTextLength || !Z85.TryDecode(publicKeyZ85, stackalloc byte[Curve.KeyLength]))
         {
             ThrowHelper.ThrowArgument("A CURVE public key is 40 Z85 characters.", nameof(publicKeyZ85));
         }
@@ -73,12 +88,12 @@ public sealed class ZapPolicy
     /// <exception cref="ArgumentException">The key is not 32 bytes.</exception>
     public ZapPolicy AllowCurveKey(ReadOnlySpan<byte> publicKey)
     {
-        if (publicKey.Length != 32)
+        if (publicKey.Length != Curve.KeyLength)
         {
             ThrowHelper.ThrowArgument("A CURVE public key is 32 bytes.", nameof(publicKey));
         }
 
-        return AllowCurveKey(CurveKeyText.Encode(publicKey));
+        return AllowCurveKey(Z85.Encode(publicKey));
     }
 
     /// <summary>Accepts every CURVE client (the connection is still encrypted; the client's key becomes its User-Id).</summary>
@@ -96,7 +111,7 @@ public sealed class ZapPolicy
     {
         lock (_gate)
         {
-            if (_allowed.Count > 0 ? !_allowed.Contains(Normalize(address)) : _denied.Contains(Normalize(address)))
+            if (!IsAddressAllowed(address))
             {
                 return ZapDecision.Deny($"Address {address} is not allowed");
             }
@@ -106,12 +121,13 @@ public sealed class ZapPolicy
                 case "NULL":
                     return ZapDecision.Allow("");
                 case "PLAIN" when request.Count >= 8:
-                    string user = request[6].ToString();
-                    return _users.TryGetValue(user, out string? password) && password == request[7].ToString()
+                    return TryDecodeStrict(request[6].Data, out string? user) &&
+                           _users.TryGetValue(user, out byte[]? password) &&
+                           CryptographicOperations.FixedTimeEquals(password, request[7].Data)
                         ? ZapDecision.Allow(user)
                         : ZapDecision.Deny("Invalid user name or password");
-                case "CURVE" when request.Count >= 7 && request[6].Size == 32:
-                    string key = CurveKeyText.Encode(request[6].Data);
+                case "CURVE" when request.Count >= 7 && request[6].Size == Curve.KeyLength:
+                    string key = Z85.Encode(request[6].Data);
                     return _anyCurveKey || _curveKeys.Contains(key)
                         ? ZapDecision.Allow(key)
                         : ZapDecision.Deny("Unknown CURVE client key");
@@ -121,24 +137,74 @@ public sealed class ZapPolicy
         }
     }
 
-    private ZapPolicy AddAddress(HashSet<string> list, string address)
+    private bool IsAddressAllowed(string peer)
+    {
+        if (_allowed.Count == 0 && _denied.Count == 0)
+        {
+            return true;
+        }
+
+        // A peer without an IP address (ipc, inproc) matches no entry: an allow-list refuses it, a deny-list lets it be.
+        bool parsed = AddressRange.TryParseAddress(peer, out IPAddress? address);
+        return _allowed.Count > 0 ? parsed && AnyContains(_allowed, address!) : !parsed || !AnyContains(_denied, address!);
+    }
+
+    private static bool AnyContains(List<AddressRange> ranges, IPAddress address)
+    {
+        foreach (AddressRange range in ranges)
+        {
+            if (range.Contains(address))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    private ZapPolicy AddAddress(List<AddressRange> list, string address)
     {
         ArgumentNullException.ThrowIfNull(address);
-        if (!IPAddress.TryParse(address, out IPAddress? parsed))
+        if (!AddressRange.TryParse(address, out AddressRange range))
         {
-            ThrowHelper.ThrowArgument($"'{address}' is not an IP address.", nameof(address));
+            ThrowHelper.ThrowArgument(
+                $"'{address}' is not an IP address or a CIDR range (for example 10.0.0.1, 10.0.0.0/8 or 2001:db8::/32).", nameof(address));
         }
 
         lock (_gate)
         {
-            list.Add(parsed.ToString());
+            list.Add(range);
         }
 
         return this;
     }
 
-    private static string Normalize(string address) =>
-        IPAddress.TryParse(address, out IPAddress? parsed) ? parsed.ToString() : address;
+    private static byte[] EnsureEncodable(string text, string paramName)
+    {
+        try
+        {
+            return s_strictUtf8.GetBytes(text);
+        }
+        catch (EncoderFallbackException ex)
+        {
+            throw new ArgumentException("The text holds a lone surrogate, so it has no UTF-8 form a client could send.", paramName, ex);
+        }
+    }
+
+    /// <summary>Decodes UTF-8 without replacing bad bytes, so that distinct byte strings never decode to one name.</summary>
+    private static bool TryDecodeStrict(ReadOnlySpan<byte> bytes, [NotNullWhen(true)] out string? text)
+    {
+        try
+        {
+            text = s_strictUtf8.GetString(bytes);
+            return true;
+        }
+        catch (DecoderFallbackException)
+        {
+            text = null;
+            return false;
+        }
+    }
 }
 
 /// <summary>The answer to one ZAP request.</summary>

@@ -75,6 +75,59 @@ public class CurveTests
         Assert.DoesNotContain(keys.SecretKey, text);
     }
 
+    [Fact]
+    public void Serialising_a_key_pair_leaves_the_secret_key_out()
+    {
+        CurveKeyPair keys = Curve.GenerateKeyPair();
+
+        using var json = System.Text.Json.JsonDocument.Parse(System.Text.Json.JsonSerializer.Serialize(keys));
+
+        string[] names = [.. json.RootElement.EnumerateObject().Select(property => property.Name)];
+        Assert.Contains("PublicKey", names);
+        Assert.Equal(keys.PublicKey, json.RootElement.GetProperty("PublicKey").GetString());
+        Assert.DoesNotContain(names, name => name.Contains("Secret", StringComparison.OrdinalIgnoreCase));
+        string[] values = [.. json.RootElement.EnumerateObject().Select(property => property.Value.ToString())];
+        Assert.DoesNotContain(keys.SecretKey, values);
+        Assert.DoesNotContain(Convert.ToBase64String(keys.SecretKeyBytes), values); // byte[] serialises as base64
+    }
+
+    [Theory]
+    [InlineData(3, '~')]   // outside the alphabet
+    [InlineData(37, '"')]
+    [InlineData(20, '\u00E9')]
+    public void A_bad_secret_key_is_refused_without_quoting_any_of_its_characters(int position, char bad)
+    {
+        char[] text = Curve.GenerateKeyPair().SecretKey.ToCharArray();
+        text[position] = bad;
+        string secret = new(text);
+
+        var error = Assert.Throws<ArgumentException>(() => CurveKeyPair.FromSecretKey(secret));
+
+        Assert.Contains($"position {position}", error.Message);
+        Assert.DoesNotContain(bad.ToString(), error.Message, StringComparison.Ordinal);
+        AssertQuotesNoPartOf(secret, error.Message);
+        AssertQuotesNoPartOf(secret, Assert.Throws<ArgumentException>(() => new CurveKeyPair(Curve.GenerateKeyPair().PublicKey, secret)).Message);
+    }
+
+    [Fact]
+    public void A_secret_key_whose_group_overflows_is_refused_without_quoting_it()
+    {
+        string secret = "%%%%%" + Curve.GenerateKeyPair().SecretKey[5..];
+
+        var error = Assert.Throws<ArgumentException>(() => CurveKeyPair.FromSecretKey(secret));
+
+        Assert.Contains("position 0", error.Message);
+        AssertQuotesNoPartOf(secret, error.Message);
+    }
+
+    private static void AssertQuotesNoPartOf(string secret, string message)
+    {
+        for (int i = 0; i + 5 <= secret.Length; i++)
+        {
+            Assert.DoesNotContain(secret.Substring(i, 5), message, StringComparison.Ordinal);
+        }
+    }
+
     [Theory]
     [InlineData(0)]
     [InlineData(31)]
@@ -105,7 +158,7 @@ public class CurveTests
 
         var error = Assert.Throws<ArgumentException>(() => Curve.DerivePublicKey(secretKey));
 
-        Assert.Contains("'~'", error.Message);
+        Assert.DoesNotContain("~", error.Message);
         Assert.Contains("position 0", error.Message);
         Assert.Contains("Z85", error.Message);
         Assert.Equal("secretKey", error.ParamName);

@@ -129,11 +129,11 @@ public class Z85Tests
     }
 
     [Fact]
-    public void Decode_names_a_character_outside_the_alphabet_and_its_position()
+    public void Decode_gives_the_position_of_a_character_outside_the_alphabet_but_never_the_character()
     {
         var error = Assert.Throws<ArgumentException>(() => Z85.Decode("Hello~orld"));
 
-        Assert.Contains("'~'", error.Message);
+        Assert.DoesNotContain("~", error.Message);
         Assert.Contains("position 5", error.Message);
     }
 
@@ -154,7 +154,7 @@ public class Z85Tests
     {
         var error = Assert.Throws<ArgumentException>(() => Z85.Decode("HelloWorld%%%%%"));
 
-        Assert.Contains("%%%%%", error.Message);
+        Assert.DoesNotContain("%", error.Message);
         Assert.Contains("position 10", error.Message);
     }
 
