@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using System.Reflection;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
@@ -112,47 +113,87 @@ internal static class NativeLibraryLoader
         failure = new DllNotFoundException(
             $"Net.Zmq could not find the native libzmq library (4.3 or newer).{Environment.NewLine}" +
             $"Tried:{Environment.NewLine}{tried}" +
-            $"Install it (Debian/Ubuntu: 'apt-get install libzmq5'; Fedora: 'dnf install zeromq'; " +
-            $"macOS: 'brew install zeromq'; Windows: ship libzmq.dll beside the application), " +
-            $"or set {PathVariable} to the full path of the library.");
+            $"The Net.Zmq package bundles libzmq for {string.Join(", ", BundledRuntimeIdentifiers)}; this process runs on " +
+            $"{PortableRuntimeIdentifier}. Install libzmq (Debian/Ubuntu: 'apt-get install libzmq5'; Fedora: 'dnf install zeromq'; " +
+            $"macOS: 'brew install zeromq'), or set {PathVariable} to the full path of the library.");
         return 0;
     }
 
+    /// <summary>The runtime identifiers whose libzmq the package carries under <c>runtimes/&lt;rid&gt;/native/</c>.</summary>
+    internal static readonly string[] BundledRuntimeIdentifiers = ["linux-x64", "linux-arm64", "win-x64"];
+
+    /// <summary>The portable runtime identifier of this process (<c>linux-x64</c>, <c>win-x64</c>, <c>osx-arm64</c>, ...).</summary>
+    internal static string PortableRuntimeIdentifier { get; } =
+        (OperatingSystem.IsWindows() ? "win" : OperatingSystem.IsMacOS() ? "osx" : "linux") + "-" +
+        RuntimeInformation.ProcessArchitecture.ToString().ToLowerInvariant();
+
+    /// <summary>
+    /// Where libzmq is looked for, in order and each place once: the copy the package bundles (under
+    /// <c>runtimes/&lt;rid&gt;/native/</c> beside the app or this assembly, beside the app itself after a publish, or in
+    /// a folder the app's deps.json names), then the library the system provides, then (macOS) Homebrew's folders.
+    /// </summary>
     private static IEnumerable<string> Candidates()
     {
-        string rid = RuntimeInformation.RuntimeIdentifier;
-        string[] names = OperatingSystem.IsWindows() ? ["libzmq.dll", "libzmq-v143-mt-4_3_5.dll", "libzmq-mt-4_3_5.dll", "libzmq-mt-4_3_4.dll"]
-            : OperatingSystem.IsMacOS() ? ["libzmq.5.dylib", "libzmq.dylib"]
+        string[] bundledNames = OperatingSystem.IsWindows() ? ["libzmq.dll"]
+            : OperatingSystem.IsMacOS() ? ["libzmq.dylib", "libzmq.5.dylib"]
+            : ["libzmq.so", "libzmq.so.5"];
+        string[] systemNames = OperatingSystem.IsWindows() ? ["libzmq.dll", "libzmq-v143-mt-4_3_5.dll", "libzmq-mt-4_3_5.dll", "libzmq-mt-4_3_4.dll"]
+            : OperatingSystem.IsMacOS() ? ["libzmq.5.dylib", "libzmq.dylib", "/opt/homebrew/lib/libzmq.5.dylib", "/usr/local/lib/libzmq.5.dylib"]
             : ["libzmq.so.5", "libzmq.so"];
 
-        // The package ships native assets under runtimes/<rid>/native/, next to the app or next to this assembly.
-#pragma warning disable IL3000 // empty in a single-file app; AppContext.BaseDirectory covers that case
-        string assemblyDirectory = Path.GetDirectoryName(typeof(NativeLibraryLoader).Assembly.Location) ?? "";
-#pragma warning restore IL3000
-        foreach (string baseDirectory in new[] { AppContext.BaseDirectory, assemblyDirectory }.Distinct())
+        var seen = new HashSet<string>(OperatingSystem.IsWindows() ? StringComparer.OrdinalIgnoreCase : StringComparer.Ordinal);
+        string[] rids = [PortableRuntimeIdentifier, RuntimeInformation.RuntimeIdentifier];
+        foreach (string baseDirectory in BaseDirectories())
         {
-            if (baseDirectory.Length == 0)
+            foreach (string rid in rids)
             {
-                continue;
-            }
-
-            foreach (string name in names)
-            {
-                yield return Path.Combine(baseDirectory, "runtimes", rid, "native", name);
+                foreach (string name in bundledNames)
+                {
+                    string path = Path.Combine(baseDirectory, "runtimes", rid, "native", name);
+                    if (seen.Add(path))
+                    {
+                        yield return path;
+                    }
+                }
             }
         }
 
-        foreach (string name in names)
+        // A publish for one RID copies the native assets beside the app; a deps.json lists the folders that hold them.
+        foreach (string directory in BaseDirectories().Concat(NativeSearchDirectories()))
         {
-            yield return name;
+            foreach (string name in bundledNames)
+            {
+                string path = Path.Combine(directory, name);
+                if (seen.Add(path))
+                {
+                    yield return path;
+                }
+            }
         }
 
-        if (OperatingSystem.IsMacOS())
+        foreach (string name in systemNames)
         {
-            yield return "/opt/homebrew/lib/libzmq.5.dylib";
-            yield return "/usr/local/lib/libzmq.5.dylib";
+            if (seen.Add(name))
+            {
+                yield return name;
+            }
         }
     }
+
+    private static IEnumerable<string> BaseDirectories() =>
+        new[] { AppContext.BaseDirectory, AssemblyDirectory() }
+            .Where(directory => directory.Length > 0)
+            .Select(directory => Path.TrimEndingDirectorySeparator(Path.GetFullPath(directory)))
+            .Distinct();
+
+    [UnconditionalSuppressMessage("SingleFile", "IL3000:Avoid accessing Assembly file path when publishing as a single file",
+        Justification = "Location is empty in a single-file app, and then AppContext.BaseDirectory, also searched, is the app's folder.")]
+    private static string AssemblyDirectory() => Path.GetDirectoryName(typeof(NativeLibraryLoader).Assembly.Location) ?? "";
+
+    private static IEnumerable<string> NativeSearchDirectories() =>
+        (AppContext.GetData("NATIVE_DLL_SEARCH_DIRECTORIES") as string ?? "")
+            .Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+            .Select(directory => Path.TrimEndingDirectorySeparator(Path.GetFullPath(directory)));
 
     private static bool TryLoad(string candidate, StringBuilder tried, out nint handle)
     {
