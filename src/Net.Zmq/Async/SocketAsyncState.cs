@@ -22,7 +22,7 @@ internal sealed unsafe class SocketAsyncState
 
     private readonly Socket _socket;
     private readonly object _gate = new();
-    private readonly int _fd;
+    private readonly nint _fd;
     private int _slot = -1;
     private const int PumpWaitMilliseconds = 5;
 
@@ -30,7 +30,7 @@ internal sealed unsafe class SocketAsyncState
     private bool _pumping;
     private int _disposed;
 
-    private SocketAsyncState(Socket socket, int fd)
+    private SocketAsyncState(Socket socket, nint fd)
     {
         _socket = socket;
         _fd = fd;
@@ -57,7 +57,7 @@ internal sealed unsafe class SocketAsyncState
             }
 
             SocketReactor reactor = SocketReactor.Instance;
-            var state = new SocketAsyncState(socket, checked((int)socket.GetOption<long>(SocketOption.FileDescriptor)));
+            var state = new SocketAsyncState(socket, socket.GetOption<nint>(SocketOption.FileDescriptor));
             state._slot = reactor.Register(state, state._fd);
             Interlocked.Exchange(ref field, state);
             if (socket.IsDisposed)
@@ -135,11 +135,14 @@ internal sealed unsafe class SocketAsyncState
     }
 
     /// <summary>Tries the parked operations as far as the socket allows; called by the reactor when <c>ZMQ_FD</c> signals.</summary>
-    internal void Pump()
+    /// <returns>False when another thread held the gate, so the pump was left to it.</returns>
+    internal bool Pump()
     {
         Interlocked.Exchange(ref _pumpRequested, 1);
+        bool pumped = false;
         while (Monitor.TryEnter(_gate))
         {
+            pumped = true;
             try
             {
                 Volatile.Write(ref _pumpRequested, 0);
@@ -153,9 +156,11 @@ internal sealed unsafe class SocketAsyncState
             Interlocked.MemoryBarrier();
             if (Volatile.Read(ref _pumpRequested) == 0)
             {
-                return;
+                return true;
             }
         }
+
+        return pumped;
     }
 
     /// <summary>Serialises a synchronous call with the asynchronous machinery.</summary>
