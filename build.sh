@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Net.Zmq's one entry point.
-#   ./build.sh          set up (libzmq, restore), build Release, run the demo and every sample
-#   ./build.sh test     set up, build, run the whole test suite
-#   ./build.sh pack     set up, build, write Net.Zmq.<version>.nupkg (+ .snupkg) to artifacts/packages
-#   ./build.sh bench    set up, build the native C baseline (gcc, libzmq3-dev), run the short benchmark set and write
+#   ./build.sh          set up (build libzmq from source for this machine, restore), build Release, run the demo and samples
+#   ./build.sh test     set up with libzmq for every bundled RID, wine64 and qemu, build, run the whole test suite
+#                       (it also runs the core tests once more against the system's libzmq, the loader's fallback)
+#   ./build.sh pack     set up with libzmq for every bundled RID, write Net.Zmq.<version>.nupkg (+ .snupkg) to artifacts/packages
+#   ./build.sh bench    set up, build the native C baseline (gcc, on the same libzmq), run the short benchmark set and write
 #                       benchmarks/results/latest.md + latest.svg; add --full for every size (about 20 minutes on 2 cores)
 #   ./build.sh soak     set up, build, run the soak (minutes): long streams, socket churn, memory, zero-copy under GC
 set -euo pipefail
@@ -14,8 +15,15 @@ configuration=Release
 
 log() { printf '==> %s\n' "$*"; }
 
-have_libzmq() {
-    ldconfig -p 2>/dev/null | grep -q 'libzmq\.so\.5' || [ -e /usr/lib/x86_64-linux-gnu/libzmq.so.5 ] || [ -e /usr/lib/aarch64-linux-gnu/libzmq.so.5 ]
+bundled_rids=(linux-x64 linux-arm64 win-x64)
+system_libzmq=/usr/lib/x86_64-linux-gnu/libzmq.so.5
+
+host_rid() {
+    case "$(uname -m)" in
+        x86_64) echo linux-x64 ;;
+        aarch64) echo linux-arm64 ;;
+        *) echo "unsupported machine $(uname -m)" >&2; exit 1 ;;
+    esac
 }
 
 apt_install() {
@@ -28,23 +36,32 @@ apt_install() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
 }
 
-install_libzmq() {
-    if have_libzmq; then
-        return
-    fi
-    log "libzmq.so.5 not found: installing Debian's libzmq5"
-    apt_install libzmq5
-    have_libzmq || { echo "libzmq5 was installed but libzmq.so.5 is still not found" >&2; exit 1; }
+# libzmq 4.3.5 + libsodium from Debian's source packages, cached under artifacts/native/<rid>/ (see native/).
+build_libzmq() {
+    native/build-libzmq.sh "$@"
 }
 
-build_native_bench() {
-    if ! command -v gcc >/dev/null || [ ! -e /usr/include/zmq.h ]; then
-        log "gcc or zmq.h not found: installing gcc and Debian's libzmq3-dev"
-        apt_install gcc libzmq3-dev
+# What the tests need beyond the build: the system's libzmq (the loader's fallback, tested once), wine64 for the
+# win-x64 platform check, qemu-user-static for the linux-arm64 one.
+install_test_tools() {
+    local missing=()
+    [ -e "$system_libzmq" ] || missing+=(libzmq5)
+    [ -x /usr/lib/wine/wine64 ] || missing+=(wine64)
+    [ -x /usr/bin/qemu-aarch64-static ] || missing+=(qemu-user-static)
+    if [ ${#missing[@]} -gt 0 ]; then
+        log "installing ${missing[*]} for the tests"
+        apt_install "${missing[@]}"
     fi
-    mkdir -p artifacts/native
-    log "building the native C baseline"
-    gcc -O2 -Wall -Wextra -o artifacts/native/zmq_native_bench benchmarks/native/zmq_native_bench.c -lzmq -lpthread
+}
+
+# The C baseline links the same libzmq the binding loads (the bundled build), so the two compare like for like.
+build_native_bench() {
+    local rid include
+    rid=$(host_rid)
+    include=$(ls -d artifacts/native/src/zeromq3-*/include | tail -n 1)
+    log "building the native C baseline against artifacts/native/$rid/libzmq.so"
+    gcc -O2 -Wall -Wextra -I"$include" -o artifacts/native/zmq_native_bench benchmarks/native/zmq_native_bench.c \
+        -L"artifacts/native/$rid" -l:libzmq.so -Wl,-rpath,"$PWD/artifacts/native/$rid" -lpthread
 }
 
 # The fault tests cut links between network namespaces and drop packets with nftables; without root or nft they
@@ -59,7 +76,7 @@ install_fault_tools() {
 }
 
 setup() {
-    install_libzmq
+    build_libzmq "${@:-$(host_rid)}"
     export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
     log "restoring and building ($configuration)"
     dotnet build Net.Zmq.slnx -c "$configuration" -nologo -v quiet
@@ -73,19 +90,26 @@ run_tests() {
     dotnet test Net.Zmq.slnx -c "$configuration" --no-build -nologo --blame-hang-timeout 5m --blame-hang-dump-type none 2>&1 | tee "$output"
     local status=${PIPESTATUS[0]}
     set -e
-    # One plain closing line that any reader of the log understands.
-    local summary
-    summary=$(grep -E 'Failed: +[0-9]+, Passed: +[0-9]+' "$output" | tail -n 1 || true)
+    # The core tests once more on the system's libzmq (no drafts), the library the loader falls back to.
+    log "running the core tests against the system libzmq ($system_libzmq)"
+    NETZMQ_LIBZMQ_PATH="$system_libzmq" dotnet test tests/Net.Zmq.Tests -c "$configuration" --no-build -nologo \
+        --blame-hang-timeout 5m --blame-hang-dump-type none --filter "$core_tests" 2>&1 | tee -a "$output"
+    local system_status=${PIPESTATUS[0]}
+    set -e
+    # One plain closing line that any reader of the log understands, adding up both runs.
+    local failed=0 passed=0 skipped=0 line
+    while read -r line; do
+        failed=$((failed + $(sed -E 's/.*Failed: +([0-9]+).*/\1/' <<<"$line")))
+        passed=$((passed + $(sed -E 's/.*Passed: +([0-9]+).*/\1/' <<<"$line")))
+        skipped=$((skipped + $(sed -E 's/.*Skipped: +([0-9]+).*/\1/' <<<"$line")))
+    done < <(grep -E 'Failed: +[0-9]+, Passed: +[0-9]+' "$output" || true)
     rm -f "$output"
-    if [ -n "$summary" ]; then
-        local failed passed skipped
-        failed=$(sed -E 's/.*Failed: +([0-9]+).*/\1/' <<<"$summary")
-        passed=$(sed -E 's/.*Passed: +([0-9]+).*/\1/' <<<"$summary")
-        skipped=$(sed -E 's/.*Skipped: +([0-9]+).*/\1/' <<<"$summary")
-        echo "tests: $passed passed, $failed failed, $skipped skipped"
-    fi
-    return "$status"
+    echo "tests: $passed passed, $failed failed, $skipped skipped"
+    [ "$status" -eq 0 ] && [ "$system_status" -eq 0 ]
 }
+
+# The areas whose tests are about libzmq's behaviour through the binding, not about packaging or tools.
+core_tests="FullyQualifiedName~Net.Zmq.Tests.Patterns|FullyQualifiedName~Net.Zmq.Tests.Recv|FullyQualifiedName~Net.Zmq.Tests.Multipart|FullyQualifiedName~Net.Zmq.Tests.Messages|FullyQualifiedName~Net.Zmq.Tests.Security|FullyQualifiedName~Net.Zmq.Tests.Async|FullyQualifiedName~Net.Zmq.Tests.Polling|FullyQualifiedName~Net.Zmq.Tests.Options|FullyQualifiedName~Net.Zmq.Tests.Draft"
 
 case "$command" in
     demo)
@@ -96,13 +120,14 @@ case "$command" in
         dotnet run --project samples/Net.Zmq.Samples -c "$configuration" --no-build -- all
         ;;
     test)
-        setup
+        setup "${bundled_rids[@]}"
+        install_test_tools
         install_fault_tools
         log "running the tests"
         run_tests
         ;;
     pack)
-        setup
+        setup "${bundled_rids[@]}"
         log "packing Net.Zmq"
         dotnet pack src/Net.Zmq/Net.Zmq.csproj -c "$configuration" --no-build -nologo -o artifacts/packages
         ls -1 artifacts/packages
@@ -121,11 +146,11 @@ case "$command" in
         dotnet tests/Net.Zmq.Soak/bin/"$configuration"/net10.0/Net.Zmq.Soak.dll soak
         ;;
     -h|--help|help)
-        sed -n '2,8p' "$0"
+        sed -n '2,10p' "$0"
         ;;
     *)
         echo "unknown command '$command'" >&2
-        sed -n '2,8p' "$0" >&2
+        sed -n '2,10p' "$0" >&2
         exit 2
         ;;
 esac

@@ -86,6 +86,21 @@ internal static class DemoProcess
         return new Result(process.ExitCode, await output, await error);
     }
 
+    /// <summary>
+    /// Copies the demo's files, without its <c>runtimes/</c> folder (and so without the bundled libzmq), into a new
+    /// temporary folder; returns the folder. The caller deletes it.
+    /// </summary>
+    public static string CopyWithoutBundledLibrary()
+    {
+        string app = Directory.CreateTempSubdirectory("netzmq-demo-").FullName;
+        foreach (string file in Directory.GetFiles(Path.GetDirectoryName(DemoDll)!))
+        {
+            File.Copy(file, Path.Combine(app, Path.GetFileName(file)));
+        }
+
+        return app;
+    }
+
     /// <summary><c>unshare -m sh -c 'mount --bind /dev/null LIB &amp;&amp; exec "$@"' sh</c>: the command that follows runs without libzmq.</summary>
     private static string[] HidingPrefix() =>
         ["--mount", "--propagation", "private", "sh", "-c", $"mount --bind /dev/null {SystemLibrary} && exec \"$@\"", "sh"];

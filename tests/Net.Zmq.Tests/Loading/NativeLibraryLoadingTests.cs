@@ -66,12 +66,33 @@ public class NativeLibraryLoadingTests(ITestOutputHelper output)
     }
 
     [Fact]
-    public async Task Demo_without_NETZMQ_LIBZMQ_PATH_finds_the_installed_library()
+    public async Task Demo_without_NETZMQ_LIBZMQ_PATH_loads_the_bundled_libzmq_before_the_systems()
     {
         DemoProcess.Result result = await DemoProcess.RunAsync(null);
 
         Assert.True(result.ExitCode == 0, $"exit code {result.ExitCode}; stderr:\n{result.StandardError}");
+        Assert.Contains("Net.Zmq demo on libzmq 4.3.5", result.StandardOutput, StringComparison.Ordinal);
         Assert.Contains("Demo finished.", result.StandardOutput, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Without_the_bundled_copy_the_system_libzmq_is_loaded()
+    {
+        Assert.True(File.Exists(RealLibrary), $"{RealLibrary} is not installed");
+        string app = DemoProcess.CopyWithoutBundledLibrary();
+        try
+        {
+            DemoProcess.Result result = await DemoProcess.RunAsync(null, Path.Combine(app, "Net.Zmq.Demo.dll"));
+
+            Assert.True(result.ExitCode == 0, $"exit code {result.ExitCode}; stderr:\n{result.StandardError}");
+            Assert.Contains("Net.Zmq demo on libzmq 4.3.", result.StandardOutput, StringComparison.Ordinal);
+            Assert.DoesNotContain("libzmq 4.3.5", result.StandardOutput, StringComparison.Ordinal); // the system's is Debian 12's 4.3.4
+            Assert.Contains("Demo finished.", result.StandardOutput, StringComparison.Ordinal);
+        }
+        finally
+        {
+            Directory.Delete(app, recursive: true);
+        }
     }
 
     [Fact]
@@ -82,15 +103,27 @@ public class NativeLibraryLoadingTests(ITestOutputHelper output)
             return;
         }
 
-        DemoProcess.Result result = await DemoProcess.RunAsync(null, hideSystemLibrary: true);
+        string app = DemoProcess.CopyWithoutBundledLibrary();
+        DemoProcess.Result result;
+        try
+        {
+            result = await DemoProcess.RunAsync(null, Path.Combine(app, "Net.Zmq.Demo.dll"), hideSystemLibrary: true);
+        }
+        finally
+        {
+            Directory.Delete(app, recursive: true);
+        }
 
         Assert.NotEqual(0, result.ExitCode);
         Assert.Contains("System.DllNotFoundException: Net.Zmq could not find the native libzmq library", result.StandardError, StringComparison.Ordinal);
-        Assert.Contains($"runtimes/{RuntimeInformation.RuntimeIdentifier}/native/libzmq.so.5", result.StandardError, StringComparison.Ordinal);
+        Assert.Contains($"runtimes/{RuntimeInformation.RuntimeIdentifier}/native/libzmq.so (no such file)", result.StandardError, StringComparison.Ordinal);
         Assert.Contains("  libzmq.so.5 (", result.StandardError, StringComparison.Ordinal);
         Assert.Contains("  libzmq.so (", result.StandardError, StringComparison.Ordinal);
         Assert.Contains("apt-get install libzmq5", result.StandardError, StringComparison.Ordinal);
+        Assert.Contains("bundles libzmq for linux-x64, linux-arm64, win-x64", result.StandardError, StringComparison.Ordinal);
         Assert.DoesNotContain("TypeInitializationException", result.StandardError, StringComparison.Ordinal);
+        string[] tried = result.StandardError.Split('\n').Where(line => line.StartsWith("  ", StringComparison.Ordinal) && line.Contains("libzmq", StringComparison.Ordinal)).ToArray();
+        Assert.Equal(tried.Length, tried.Distinct(StringComparer.Ordinal).Count());
     }
 
     [Fact]

@@ -1,0 +1,240 @@
+using System.Diagnostics;
+using System.Runtime.InteropServices;
+using Net.Zmq;
+using Net.Zmq.Security;
+
+// Each check runs with real sockets over tcp on 127.0.0.1 and prints one line; the last line counts them.
+// Exit code 0 only when every check passed.
+var checks = new (string Name, Func<Task> Run)[]
+{
+    ("bundled libzmq 4.3.5 with curve and draft", BundledLibrary),
+    ("REQ/REP", RequestReply),
+    ("PUB/SUB", PublishSubscribe),
+    ("DEALER/ROUTER", DealerRouter),
+    ("CURVE with the ZAP authenticator", CurveWithZap),
+    ("zero-copy Message", ZeroCopy),
+    ("Poller", PollerCheck),
+    ("async DEALER/ROUTER", AsyncDealerRouter),
+};
+
+Console.WriteLine($"Net.Zmq platform check on {RuntimeInformation.RuntimeIdentifier} ({RuntimeInformation.OSDescription}), libzmq {Context.Version}");
+int passed = 0, failed = 0;
+foreach ((string name, Func<Task> run) in checks)
+{
+    var clock = Stopwatch.StartNew();
+    try
+    {
+        await run().WaitAsync(TimeSpan.FromSeconds(30));
+        passed++;
+        Console.WriteLine($"PASS {name} ({clock.ElapsedMilliseconds} ms)");
+    }
+    catch (Exception ex)
+    {
+        failed++;
+        Console.WriteLine($"FAIL {name}: {ex}");
+    }
+}
+
+Console.WriteLine($"platform: {passed} passed, {failed} failed");
+return failed == 0 ? 0 : 1;
+
+static Socket NewSocket(Context context, SocketType type)
+{
+    var socket = new Socket(context, type);
+    socket.SetOption(SocketOption.ReceiveTimeout, 10_000);
+    socket.SetOption(SocketOption.SendTimeout, 10_000);
+    return socket;
+}
+
+static void Expect(bool condition, string what)
+{
+    if (!condition)
+    {
+        throw new InvalidOperationException($"expected {what}");
+    }
+}
+
+static Task BundledLibrary()
+{
+    Expect(Context.Version == new Version(4, 3, 5), $"libzmq 4.3.5, loaded {Context.Version}");
+    Expect(Context.Has("curve"), "zmq_has(\"curve\")");
+    Expect(Context.Has("draft"), "zmq_has(\"draft\")");
+    return Task.CompletedTask;
+}
+
+static Task RequestReply()
+{
+    using var context = new Context();
+    using var server = NewSocket(context, SocketType.Rep);
+    using var client = NewSocket(context, SocketType.Req);
+    server.Bind("tcp://127.0.0.1:*");
+    client.Connect(server.LastEndpoint);
+    for (int i = 0; i < 100; i++)
+    {
+        client.Send($"request {i}");
+        server.Send(server.RecvString() + " answered");
+        Expect(client.RecvString() == $"request {i} answered", $"reply {i}");
+    }
+
+    return Task.CompletedTask;
+}
+
+static Task PublishSubscribe()
+{
+    using var context = new Context();
+    using var publisher = NewSocket(context, SocketType.Pub);
+    using var subscriber = NewSocket(context, SocketType.Sub);
+    publisher.Bind("tcp://127.0.0.1:*");
+    subscriber.Connect(publisher.LastEndpoint);
+    subscriber.Subscribe("news");
+
+    // Publish until the subscription has reached the publisher (the slow-joiner race), then check filtering.
+    var deadline = Stopwatch.StartNew();
+    while (true)
+    {
+        publisher.Send("weather: skipped");
+        publisher.Send("news: probe");
+        if (subscriber.TryRecvString(out string? first))
+        {
+            Expect(first == "news: probe", $"only news, got '{first}'");
+            break;
+        }
+
+        Expect(deadline.Elapsed < TimeSpan.FromSeconds(10), "the subscription to arrive");
+        Thread.Sleep(10);
+    }
+
+    publisher.Send("weather: skipped");
+    publisher.Send("news: last");
+    string received;
+    while ((received = subscriber.RecvString()) == "news: probe")
+    {
+    }
+
+    Expect(received == "news: last", $"news: last, got '{received}'");
+    return Task.CompletedTask;
+}
+
+static Task DealerRouter()
+{
+    using var context = new Context();
+    using var router = NewSocket(context, SocketType.Router);
+    using var dealer = NewSocket(context, SocketType.Dealer);
+    dealer.SetOption(SocketOption.RoutingId, "dealer-1");
+    router.Bind("tcp://127.0.0.1:*");
+    dealer.Connect(router.LastEndpoint);
+    dealer.Send("ping");
+    using MultipartMessage request = router.RecvMultipart();
+    Expect(request.Count == 2 && request[0].ToString() == "dealer-1" && request[1].ToString() == "ping", "[dealer-1, ping]");
+    router.Send("dealer-1", SendFlags.SendMore);
+    router.Send("pong");
+    Expect(dealer.RecvString() == "pong", "pong");
+    return Task.CompletedTask;
+}
+
+static Task CurveWithZap()
+{
+    using var context = new Context();
+    using var authenticator = new ZapAuthenticator(context);
+    CurveKeyPair serverKeys = Curve.GenerateKeyPair();
+    CurveKeyPair clientKeys = Curve.GenerateKeyPair();
+    authenticator.DefaultPolicy.AllowAddress("127.0.0.0/8").AllowCurveKey(clientKeys.PublicKey);
+    using var server = NewSocket(context, SocketType.Pull);
+    server.MakeCurveServer(serverKeys);
+    server.Bind("tcp://127.0.0.1:*");
+    using var client = NewSocket(context, SocketType.Push);
+    client.MakeCurveClient(clientKeys, serverKeys.PublicKey);
+    client.Connect(server.LastEndpoint);
+    client.Send("secret");
+    using var message = new Message();
+    Expect(server.Recv(message) && message.ToString() == "secret", "the encrypted frame");
+    Expect(message.GetMetadata("User-Id") == clientKeys.PublicKey, "the client's key as User-Id");
+    return Task.CompletedTask;
+}
+
+static async Task ZeroCopy()
+{
+    using var context = new Context();
+    using var pull = NewSocket(context, SocketType.Pull);
+    using var push = NewSocket(context, SocketType.Push);
+    pull.Bind("tcp://127.0.0.1:*");
+    push.Connect(pull.LastEndpoint);
+    var freed = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+    const int size = 64 * 1024;
+    nint block = Marshal.AllocHGlobal(size);
+    byte[] pattern = new byte[size];
+    Array.Fill(pattern, (byte)0x5A);
+    Marshal.Copy(pattern, 0, block, size);
+    using (var outgoing = new Message(block, size, data => { Marshal.FreeHGlobal(data); freed.TrySetResult(); }))
+    {
+        push.Send(outgoing);
+    }
+
+    using var incoming = new Message();
+    Expect(pull.Recv(incoming) && incoming.Size == size && !incoming.Data.ContainsAnyExcept((byte)0x5A), "the 64 KB zero-copy frame");
+    await freed.Task.WaitAsync(TimeSpan.FromSeconds(10));
+}
+
+static Task PollerCheck()
+{
+    using var context = new Context();
+    using var a = NewSocket(context, SocketType.Pull);
+    using var b = NewSocket(context, SocketType.Pull);
+    using var push = NewSocket(context, SocketType.Push);
+    a.Bind("tcp://127.0.0.1:*");
+    b.Bind("tcp://127.0.0.1:*");
+    push.Connect(b.LastEndpoint);
+    using var poller = new Poller(2);
+    int ia = poller.Add(a, PollEvents.In);
+    int ib = poller.Add(b, PollEvents.In);
+    Expect(poller.Poll(50) == 0, "nothing ready yet");
+    push.Send("to b");
+    Expect(poller.Poll(10_000) == 1 && poller.IsReadable(ib) && !poller.IsReadable(ia), "only b readable");
+    Expect(b.RecvString() == "to b", "the frame");
+    return Task.CompletedTask;
+}
+
+static async Task AsyncDealerRouter()
+{
+    using var context = new Context();
+    using var router = new Socket(context, SocketType.Router);
+    router.Bind("tcp://127.0.0.1:*");
+    var dealers = new Socket[10];
+    for (int d = 0; d < dealers.Length; d++)
+    {
+        dealers[d] = new Socket(context, SocketType.Dealer);
+        dealers[d].Connect(router.LastEndpoint);
+    }
+
+    // The router echoes; every dealer awaits its replies while the others run.
+    using var stop = new CancellationTokenSource();
+    Task echo = Task.Run(async () =>
+    {
+        await foreach (MultipartMessage request in router.ReceiveAllMultipartAsync(stop.Token))
+        {
+            await router.SendMultipartAsync(request, stop.Token);
+        }
+    });
+    await Task.WhenAll(dealers.Select(async (dealer, d) =>
+    {
+        for (int i = 0; i < 50; i++)
+        {
+            await dealer.SendAsync($"{d}:{i}");
+            string reply = await dealer.RecvStringAsync();
+            Expect(reply == $"{d}:{i}", $"echo of {d}:{i}, got {reply}");
+        }
+    }));
+    await stop.CancelAsync();
+    try
+    {
+        await echo;
+    }
+    catch (OperationCanceledException)
+    {
+    }
+
+    foreach (Socket dealer in dealers)
+    {
+        dealer.Dispose();
+    }
+}
