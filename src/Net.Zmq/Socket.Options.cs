@@ -404,6 +404,7 @@ public sealed partial class Socket
             if (LibZmq.SetSockOpt(socket, (int)option, value, (nuint)size) != 0)
             {
                 int errorNumber = LibZmq.Errno();
+                ThrowIfUnavailable(option, errorNumber);
                 ThrowHelper.ThrowZmq(errorNumber, $"Setting {option} on a {Type} socket");
             }
         }
@@ -418,10 +419,33 @@ public sealed partial class Socket
         int errorNumber = TryGetNative(option, value, capacity, out int size);
         if (errorNumber != 0)
         {
+            ThrowIfUnavailable(option, errorNumber);
             ThrowHelper.ThrowZmq(errorNumber, $"Reading {option} from a {Type} socket");
         }
 
         return size;
+    }
+
+    /// <summary>After EINVAL: a draft option the loaded libzmq does not know is a <see cref="NotSupportedException"/>.</summary>
+    private static void ThrowIfUnavailable(SocketOption option, int errorNumber)
+    {
+        if (errorNumber != ZmqError.EINVAL)
+        {
+            return;
+        }
+
+        OptionAvailability availability = SocketOptionInfo.Get(option).Availability;
+        if (availability != OptionAvailability.Always && !Context.Has("draft"))
+        {
+            ThrowHelper.ThrowDraftMissing($"SocketOption.{option}");
+        }
+
+        if (availability == OptionAvailability.Wss && !Context.Has("WSS"))
+        {
+            throw new NotSupportedException(
+                $"SocketOption.{option} needs a libzmq built with the wss transport (websockets over TLS); the loaded libzmq " +
+                $"{Context.Version} has the draft API but no wss. Context.Has(\"WSS\") tells in advance.");
+        }
     }
 
     /// <summary>Reads an option into <paramref name="value"/>; returns 0, or the error number (EINTR is retried).</summary>
