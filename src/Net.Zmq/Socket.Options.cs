@@ -16,6 +16,7 @@ public sealed partial class Socket
     /// <exception cref="ArgumentOutOfRangeException">A negative value for an unsigned option.</exception>
     /// <exception cref="ArgumentException"><see cref="SocketOption.UseFd"/> given a descriptor that is not a listening socket (checked on Linux).</exception>
     /// <exception cref="ZmqException">libzmq refused the value (EINVAL: out of range or not valid for this socket type).</exception>
+    /// <exception cref="NotSupportedException">A draft-only option (see <see cref="SocketOption"/>) and the loaded libzmq has no draft API; the same holds for every SetOption and GetOption overload.</exception>
     public unsafe void SetOption(SocketOption option, int value)
     {
         SocketOptionInfo info = ExpectWritable(option);
@@ -180,6 +181,7 @@ public sealed partial class Socket
     /// </summary>
     /// <exception cref="ArgumentException">The option is write-only, or <typeparamref name="T"/> does not fit its kind.</exception>
     /// <exception cref="ZmqException">libzmq refused (EINVAL: not available on this socket type or build).</exception>
+    /// <exception cref="NotSupportedException">A draft-only option and the loaded libzmq has no draft API.</exception>
     public unsafe T GetOption<T>(SocketOption option)
     {
         SocketOptionInfo info = ExpectReadable(option);

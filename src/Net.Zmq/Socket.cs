@@ -31,6 +31,7 @@ public sealed partial class Socket : IDisposable
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="type"/> is not a <see cref="SocketType"/>.</exception>
     /// <exception cref="ObjectDisposedException">The context was disposed.</exception>
     /// <exception cref="ContextTerminatedException">The context was shut down.</exception>
+    /// <exception cref="NotSupportedException">A draft type (<see cref="SocketType.Server"/> and after) and the loaded libzmq has no draft API.</exception>
     /// <exception cref="ZmqException">libzmq refused (for example EMFILE: too many sockets).</exception>
     public Socket(Context context, SocketType type)
     {
@@ -41,6 +42,11 @@ public sealed partial class Socket : IDisposable
         }
 
         bool isDraft = IsDraftType(type);
+        if (isDraft && !LibZmqDraft.Available)
+        {
+            ThrowHelper.ThrowDraftMissing($"A {type} socket");
+        }
+
         SocketHandle? handle;
         try
         {
@@ -49,7 +55,7 @@ public sealed partial class Socket : IDisposable
             {
                 if (isDraft && errorNumber == ZmqError.EINVAL)
                 {
-                    // A libzmq built without the draft API does not know the type.
+                    // A libzmq that does not know the type at all.
                     ThrowHelper.ThrowDraftMissing($"A {type} socket");
                 }
 

@@ -9,6 +9,13 @@ namespace Net.Zmq.Interop;
 /// </summary>
 internal static unsafe class LibZmqDraft
 {
+    /// <summary>
+    /// Whether the loaded libzmq was built with the draft API (<c>zmq_has("draft")</c>). A libzmq 4.3 without it still
+    /// creates the draft socket types, but lacks the functions that make them usable (routing ids, groups, join) and
+    /// the polling of thread-safe sockets, so Net.Zmq refuses them there.
+    /// </summary>
+    internal static readonly bool Available;
+
     /// <summary><c>int zmq_join(void *s, const char *group)</c>.</summary>
     internal static readonly delegate* unmanaged<nint, byte*, int> Join;
 
@@ -34,9 +41,12 @@ internal static unsafe class LibZmqDraft
     static LibZmqDraft()
 #pragma warning restore CA1810
     {
-        NativeLibraryLoader.EnsureLoaded();
-        // Resolved through the assembly's DllImport resolver, so this is the very library the LibraryImports use.
-        nint library = NativeLibrary.Load(LibZmq.LibraryName, typeof(LibZmqDraft).Assembly, null);
+        nint library = NativeLibraryLoader.Handle; // the very library the LibraryImports are bound to
+        fixed (byte* draft = "draft\0"u8)
+        {
+            Available = LibZmq.Has(draft) != 0;
+        }
+
         Join = (delegate* unmanaged<nint, byte*, int>)Find(library, "zmq_join");
         Leave = (delegate* unmanaged<nint, byte*, int>)Find(library, "zmq_leave");
         ConnectPeer = (delegate* unmanaged<nint, byte*, uint>)Find(library, "zmq_connect_peer");
