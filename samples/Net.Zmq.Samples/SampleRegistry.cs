@@ -29,6 +29,8 @@ public static class SampleRegistry
         new ProxySample(),
         new SteerableProxySample(),
         new AsyncServerSample(),
+        new ServerClientSample(),
+        new RadioDishSample(),
         new ThroughputSample(),
     ];
 

@@ -145,8 +145,126 @@ public sealed unsafe class Message : IDisposable
         }
     }
 
+    /// <summary>
+    /// Draft: the routing id of the peer a <see cref="SocketType.Server"/> or <see cref="SocketType.Peer"/> received this
+    /// message from, or to send it to (<c>zmq_msg_routing_id</c>, <c>zmq_msg_set_routing_id</c>); 0 when none is set.
+    /// Sending the message clears it; a <see cref="SocketType.Client"/> ignores it.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">Set to 0: libzmq has no "no routing id" to set.</exception>
+    /// <exception cref="ObjectDisposedException">The message was disposed.</exception>
+    /// <exception cref="NotSupportedException">The loaded libzmq has no draft API (<c>Context.Has("draft")</c> is false).</exception>
+    public uint RoutingId
+    {
+        get
+        {
+            ThrowIfDisposed();
+            delegate* unmanaged<ZmqMsg*, uint> get = LibZmqDraft.MsgRoutingId;
+            if (get is null)
+            {
+                ThrowHelper.ThrowDraftMissing("Message.RoutingId");
+            }
+
+            fixed (ZmqMsg* msg = &_msg)
+            {
+                return get(msg);
+            }
+        }
+
+        set
+        {
+            ThrowIfDisposed();
+            if (value == 0)
+            {
+                ThrowHelper.ThrowArgumentOutOfRange(nameof(value), value, "A routing id is never 0; libzmq refuses to set it.");
+            }
+
+            delegate* unmanaged<ZmqMsg*, uint, int> set = LibZmqDraft.MsgSetRoutingId;
+            if (set is null)
+            {
+                ThrowHelper.ThrowDraftMissing("Message.RoutingId");
+            }
+
+            fixed (ZmqMsg* msg = &_msg)
+            {
+                if (set(msg, value) != 0)
+                {
+                    ThrowHelper.ThrowZmq(LibZmq.Errno(), "Setting a message's routing id");
+                }
+            }
+        }
+    }
+
+    /// <summary>
+    /// Draft: the group a <see cref="SocketType.Radio"/> sends this message to, or that a <see cref="SocketType.Dish"/>
+    /// received it in (<c>zmq_msg_group</c>, <c>zmq_msg_set_group</c>); "" when none is set. A group name is 1 to
+    /// <see cref="GroupMaxLength"/> UTF-8 bytes without a NUL character.
+    /// </summary>
+    /// <exception cref="ArgumentException">Set to null, "", a name longer than <see cref="GroupMaxLength"/> UTF-8 bytes, or one with a NUL.</exception>
+    /// <exception cref="ObjectDisposedException">The message was disposed.</exception>
+    /// <exception cref="NotSupportedException">The loaded libzmq has no draft API (<c>Context.Has("draft")</c> is false).</exception>
+    /// <exception cref="ZmqException">EINVAL from an older libzmq whose groups are shorter (15 bytes before 4.3 took long groups).</exception>
+    public string Group
+    {
+        get
+        {
+            ThrowIfDisposed();
+            delegate* unmanaged<ZmqMsg*, byte*> get = LibZmqDraft.MsgGroup;
+            if (get is null)
+            {
+                ThrowHelper.ThrowDraftMissing("Message.Group");
+            }
+
+            fixed (ZmqMsg* msg = &_msg)
+            {
+                byte* group = get(msg);
+                return group is null ? "" : Marshal.PtrToStringUTF8((nint)group) ?? "";
+            }
+        }
+
+        set
+        {
+            ThrowIfDisposed();
+            ValidateGroup(value, nameof(value));
+            delegate* unmanaged<ZmqMsg*, byte*, int> set = LibZmqDraft.MsgSetGroup;
+            if (set is null)
+            {
+                ThrowHelper.ThrowDraftMissing("Message.Group");
+            }
+
+            using var text = new Utf8Z(value);
+            fixed (byte* p = text.Bytes)
+            fixed (ZmqMsg* msg = &_msg)
+            {
+                if (set(msg, p) != 0)
+                {
+                    ThrowHelper.ThrowZmq(LibZmq.Errno(), $"Setting a message's group to '{value}'");
+                }
+            }
+        }
+    }
+
+    /// <summary>The longest group name, in UTF-8 bytes, that libzmq 4.3 takes (<c>ZMQ_GROUP_MAX_LENGTH</c>).</summary>
+    public const int GroupMaxLength = 255;
+
     /// <summary>Whether <see cref="Dispose"/> has been called.</summary>
     public bool IsDisposed => _disposed;
+
+    /// <summary>Checks a group name before it reaches libzmq, which would silently cut a longer one at 255 bytes.</summary>
+    internal static void ValidateGroup(string group, string paramName)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(group, paramName);
+        int bytes = Encoding.UTF8.GetByteCount(group);
+        if (bytes > GroupMaxLength)
+        {
+            ThrowHelper.ThrowArgument(
+                $"A group name is at most {GroupMaxLength} UTF-8 bytes (ZMQ_GROUP_MAX_LENGTH); '{group[..16]}...' has {bytes}.", paramName);
+        }
+
+        if (group.Contains('\0', StringComparison.Ordinal))
+        {
+            ThrowHelper.ThrowArgument("A group name cannot hold a NUL character: libzmq reads it as a C string.", paramName);
+        }
+    }
 
     internal ref ZmqMsg Native => ref _msg;
 

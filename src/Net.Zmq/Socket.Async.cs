@@ -23,6 +23,9 @@ namespace Net.Zmq;
 /// the operation with <see cref="OperationCanceledException"/> and leaves the socket usable (a cancelled receive
 /// consumed nothing; a cancelled send queued nothing). Async operations need Linux (epoll); elsewhere they throw
 /// <see cref="PlatformNotSupportedException"/>.</para>
+/// <para>The draft sockets (<see cref="SocketType.Server"/> and the types after it) have no <c>ZMQ_FD</c>: every
+/// asynchronous method on them throws <see cref="NotSupportedException"/> at once. Wait on them with a
+/// <see cref="Poller"/> or with blocking calls and timeouts.</para>
 /// </remarks>
 public sealed partial class Socket
 {
@@ -271,8 +274,22 @@ public sealed partial class Socket
                 ThrowHelper.ThrowObjectDisposed(this);
             }
 
-            return Volatile.Read(ref _async) ?? SocketAsyncState.GetOrCreate(this, ref _async);
+            return Volatile.Read(ref _async) ?? CreateAsyncState();
         }
+    }
+
+    private SocketAsyncState CreateAsyncState()
+    {
+        if (IsDraft)
+        {
+            // libzmq gives the thread-safe draft sockets no ZMQ_FD, the descriptor the reactor waits on.
+            throw new NotSupportedException(
+                $"The asynchronous methods need the socket's ZMQ_FD, which libzmq does not give a {Type} socket (a thread-safe " +
+                "draft socket). Use the blocking calls with ReceiveTimeout/SendTimeout, the DontWait/Try calls, or a Poller; " +
+                "a draft socket may also be used from several threads at once.");
+        }
+
+        return SocketAsyncState.GetOrCreate(this, ref _async);
     }
 
     private ValueTask SendBufferAsync(ReadOnlyMemory<byte> data, SendFlags flags, byte[]? pooledArray, CancellationToken cancellationToken)

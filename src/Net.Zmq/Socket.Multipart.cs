@@ -11,7 +11,7 @@ public sealed partial class Socket
     /// </summary>
     /// <returns>True when sent; false only under <see cref="SendFlags.DontWait"/> when nothing could be queued (nothing was sent).</returns>
     /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
-    /// <exception cref="ArgumentException"><paramref name="message"/> has no frames.</exception>
+    /// <exception cref="ArgumentException"><paramref name="message"/> has no frames, or more than one on a draft socket (single-part only).</exception>
     /// <exception cref="ObjectDisposedException">A frame was disposed.</exception>
     public bool SendMultipart(MultipartMessage message, SendFlags flags = SendFlags.None)
     {
@@ -34,7 +34,7 @@ public sealed partial class Socket
     /// </summary>
     /// <returns>True when sent; false only under <see cref="SendFlags.DontWait"/> when nothing could be queued.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="frames"/> or one of its elements is null.</exception>
-    /// <exception cref="ArgumentException"><paramref name="frames"/> is empty.</exception>
+    /// <exception cref="ArgumentException"><paramref name="frames"/> is empty, or has more than one frame on a draft socket (single-part only).</exception>
     public bool SendMultipart(IReadOnlyList<byte[]> frames, SendFlags flags = SendFlags.None)
     {
         ArgumentNullException.ThrowIfNull(frames);
@@ -42,6 +42,8 @@ public sealed partial class Socket
         {
             ThrowHelper.ThrowArgument("A multipart message needs at least one frame.", nameof(frames));
         }
+
+        ThrowIfMultipartRefused(frames.Count, nameof(frames));
 
         for (int i = 0; i < frames.Count; i++)
         {
@@ -120,7 +122,7 @@ public sealed partial class Socket
     }
 
     /// <summary>Checks every frame before the first one leaves, so a bad argument never leaves half a message queued.</summary>
-    private static void ValidateMultipart(MultipartMessage message)
+    private void ValidateMultipart(MultipartMessage message)
     {
         ArgumentNullException.ThrowIfNull(message);
         if (message.Count == 0)
@@ -128,9 +130,21 @@ public sealed partial class Socket
             ThrowHelper.ThrowArgument("A multipart message needs at least one frame.", nameof(message));
         }
 
+        ThrowIfMultipartRefused(message.Count, nameof(message));
+
         for (int i = 0; i < message.Count; i++)
         {
             message[i].ThrowIfDisposed(); // by index: MultipartMessage's enumerator would allocate on every send
+        }
+    }
+
+    private void ThrowIfMultipartRefused(int frames, string paramName)
+    {
+        if (frames > 1 && _refusedSendFlags != 0)
+        {
+            ThrowHelper.ThrowArgument(
+                $"A {Type} socket sends single-part messages only; this message has {frames} frames and nothing was queued. " +
+                "Put the whole payload in one frame.", paramName);
         }
     }
 

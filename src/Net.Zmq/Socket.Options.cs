@@ -16,6 +16,7 @@ public sealed partial class Socket
     /// <exception cref="ArgumentOutOfRangeException">A negative value for an unsigned option.</exception>
     /// <exception cref="ArgumentException"><see cref="SocketOption.UseFd"/> given a descriptor that is not a listening socket (checked on Linux).</exception>
     /// <exception cref="ZmqException">libzmq refused the value (EINVAL: out of range or not valid for this socket type).</exception>
+    /// <exception cref="NotSupportedException">A draft-only option (see <see cref="SocketOption"/>) and the loaded libzmq has no draft API; the same holds for every SetOption and GetOption overload.</exception>
     public unsafe void SetOption(SocketOption option, int value)
     {
         SocketOptionInfo info = ExpectWritable(option);
@@ -180,6 +181,7 @@ public sealed partial class Socket
     /// </summary>
     /// <exception cref="ArgumentException">The option is write-only, or <typeparamref name="T"/> does not fit its kind.</exception>
     /// <exception cref="ZmqException">libzmq refused (EINVAL: not available on this socket type or build).</exception>
+    /// <exception cref="NotSupportedException">A draft-only option and the loaded libzmq has no draft API.</exception>
     public unsafe T GetOption<T>(SocketOption option)
     {
         SocketOptionInfo info = ExpectReadable(option);
@@ -404,6 +406,7 @@ public sealed partial class Socket
             if (LibZmq.SetSockOpt(socket, (int)option, value, (nuint)size) != 0)
             {
                 int errorNumber = LibZmq.Errno();
+                ThrowIfUnavailable(option, errorNumber);
                 ThrowHelper.ThrowZmq(errorNumber, $"Setting {option} on a {Type} socket");
             }
         }
@@ -418,10 +421,33 @@ public sealed partial class Socket
         int errorNumber = TryGetNative(option, value, capacity, out int size);
         if (errorNumber != 0)
         {
+            ThrowIfUnavailable(option, errorNumber);
             ThrowHelper.ThrowZmq(errorNumber, $"Reading {option} from a {Type} socket");
         }
 
         return size;
+    }
+
+    /// <summary>After EINVAL: a draft option the loaded libzmq does not know is a <see cref="NotSupportedException"/>.</summary>
+    private static void ThrowIfUnavailable(SocketOption option, int errorNumber)
+    {
+        if (errorNumber != ZmqError.EINVAL)
+        {
+            return;
+        }
+
+        OptionAvailability availability = SocketOptionInfo.Get(option).Availability;
+        if (availability != OptionAvailability.Always && !Context.Has("draft"))
+        {
+            ThrowHelper.ThrowDraftMissing($"SocketOption.{option}");
+        }
+
+        if (availability == OptionAvailability.Wss && !Context.Has("WSS"))
+        {
+            throw new NotSupportedException(
+                $"SocketOption.{option} needs a libzmq built with the wss transport (websockets over TLS); the loaded libzmq " +
+                $"{Context.Version} has the draft API but no wss. Context.Has(\"WSS\") tells in advance.");
+        }
     }
 
     /// <summary>Reads an option into <paramref name="value"/>; returns 0, or the error number (EINTR is retried).</summary>

@@ -13,6 +13,7 @@ public sealed partial class Socket
     /// <returns>True when queued; false only when <see cref="SendFlags.DontWait"/> is set and the frame cannot be queued now (EAGAIN).</returns>
     /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
     /// <exception cref="ContextTerminatedException">The context was shut down.</exception>
+    /// <exception cref="ArgumentException"><see cref="SendFlags.SendMore"/> on a draft socket (<see cref="SocketType.Server"/>, ...), which takes single-part messages only.</exception>
     /// <exception cref="ZmqException">ENOTSUP (this socket type cannot send), EFSM (out of turn), EHOSTUNREACH, EAGAIN after SendTimeout, ...</exception>
     public unsafe bool Send(ReadOnlySpan<byte> data, SendFlags flags = SendFlags.None)
     {
@@ -82,10 +83,17 @@ public sealed partial class Socket
     /// <returns>True when queued; false only under <see cref="SendFlags.DontWait"/> when it cannot be queued now (the message keeps its content).</returns>
     /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
     /// <exception cref="ObjectDisposedException">The socket or the message was disposed.</exception>
+    /// <exception cref="ArgumentException"><see cref="SendFlags.SendMore"/> on a draft socket, which takes single-part messages only.</exception>
+    /// <exception cref="ZmqException">EHOSTUNREACH: a <see cref="SocketType.Server"/> or <see cref="SocketType.Peer"/> has no peer with the message's <see cref="Message.RoutingId"/>; and as for the other overloads.</exception>
     public unsafe bool Send(Message message, SendFlags flags = SendFlags.None)
     {
         ArgumentNullException.ThrowIfNull(message);
         message.ThrowIfDisposed();
+        if (((int)flags & _refusedSendFlags) != 0)
+        {
+            ThrowHelper.ThrowSinglePart(this);
+        }
+
         nint socket = Enter();
         try
         {
@@ -111,6 +119,11 @@ public sealed partial class Socket
 
     private unsafe bool SendCore(byte* data, int length, SendFlags flags)
     {
+        if (((int)flags & _refusedSendFlags) != 0)
+        {
+            ThrowHelper.ThrowSinglePart(this);
+        }
+
         nint socket = Enter();
         try
         {

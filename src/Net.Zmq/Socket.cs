@@ -7,7 +7,8 @@ namespace Net.Zmq;
 
 /// <summary>
 /// A libzmq socket (<c>zmq_socket</c>). Like libzmq's sockets it is not thread-safe: use it from one thread
-/// at a time. <see cref="Dispose"/> may be called from any thread, even while another call is in flight: the
+/// at a time — except the draft sockets (<see cref="SocketType.Server"/> and the types after it), which libzmq makes
+/// thread-safe. <see cref="Dispose"/> may be called from any thread, even while another call is in flight: the
 /// native socket is closed when that call returns, never under it.
 /// </summary>
 public sealed partial class Socket : IDisposable
@@ -21,18 +22,29 @@ public sealed partial class Socket : IDisposable
     // Created by the first asynchronous call; from then on every call on the socket goes through its gate.
     private SocketAsyncState? _async;
 
+    // SendFlags.SendMore on the draft sockets, which take single-part messages only; 0 on the others. One field read
+    // and one test on the send path refuse a multipart send before libzmq queues anything.
+    private readonly int _refusedSendFlags;
+
     /// <summary>Creates a socket of <paramref name="type"/> in <paramref name="context"/>, with the context's <see cref="Context.DefaultLinger"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="context"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="type"/> is not a <see cref="SocketType"/>.</exception>
     /// <exception cref="ObjectDisposedException">The context was disposed.</exception>
     /// <exception cref="ContextTerminatedException">The context was shut down.</exception>
+    /// <exception cref="NotSupportedException">A draft type (<see cref="SocketType.Server"/> and after) and the loaded libzmq has no draft API.</exception>
     /// <exception cref="ZmqException">libzmq refused (for example EMFILE: too many sockets).</exception>
     public Socket(Context context, SocketType type)
     {
         ArgumentNullException.ThrowIfNull(context);
-        if ((uint)type > (uint)SocketType.Stream)
+        if (!Enum.IsDefined(type))
         {
             ThrowHelper.ThrowArgumentOutOfRange(nameof(type), type, "Not a socket type libzmq supports.");
+        }
+
+        bool isDraft = IsDraftType(type);
+        if (isDraft && !LibZmqDraft.Available)
+        {
+            ThrowHelper.ThrowDraftMissing($"A {type} socket");
         }
 
         SocketHandle? handle;
@@ -41,6 +53,12 @@ public sealed partial class Socket : IDisposable
             handle = SocketHandle.Create(context.Handle, (int)type, out int errorNumber);
             if (handle is null)
             {
+                if (isDraft && errorNumber == ZmqError.EINVAL)
+                {
+                    // A libzmq that does not know the type at all.
+                    ThrowHelper.ThrowDraftMissing($"A {type} socket");
+                }
+
                 ThrowHelper.ThrowZmq(errorNumber, $"Creating a {type} socket");
             }
         }
@@ -53,6 +71,7 @@ public sealed partial class Socket : IDisposable
         _handle = handle;
         Context = context;
         Type = type;
+        _refusedSendFlags = isDraft ? (int)SendFlags.SendMore : 0;
         if (context.DefaultLingerMilliseconds >= 0)
         {
             try
@@ -75,6 +94,9 @@ public sealed partial class Socket : IDisposable
 
     /// <summary>Whether <see cref="Dispose"/> has been called.</summary>
     public bool IsDisposed => _disposed;
+
+    /// <summary>Whether this is a draft socket: thread-safe, single-part only, without the <c>ZMQ_FD</c> async waits on.</summary>
+    internal bool IsDraft => _refusedSendFlags != 0;
 
     /// <summary>The last endpoint bound or connected, with the real port after binding <c>tcp://host:*</c>.</summary>
     public string LastEndpoint => GetOption<string>(SocketOption.LastEndpoint);
@@ -150,6 +172,8 @@ public sealed partial class Socket : IDisposable
     }
 
     internal SocketHandle Handle => _handle;
+
+    private static bool IsDraftType(SocketType type) => type >= SocketType.Server;
 
     private enum EndpointAction { Bind, Connect, Unbind, Disconnect }
 

@@ -1,9 +1,12 @@
 namespace Net.Zmq;
 
 /// <summary>
-/// The stable socket options of libzmq 4.3, by .NET name, for <see cref="Socket.SetOption(SocketOption, int)"/>
+/// The socket options of libzmq 4.3, by .NET name, for <see cref="Socket.SetOption(SocketOption, int)"/>
 /// and <see cref="Socket.GetOption{T}(SocketOption)"/>. The value of each member is libzmq's option number.
 /// Times are milliseconds (or a <see cref="TimeSpan"/>); −1 means "infinite" where libzmq allows it.
+/// Options from <see cref="ZapEnforceDomain"/> on are in the draft section of libzmq's zmq.h; those marked "draft
+/// only" need a libzmq built with the draft API and throw <see cref="NotSupportedException"/> elsewhere, while libzmq
+/// 4.3 accepts the others in every build.
 /// </summary>
 public enum SocketOption
 {
@@ -173,4 +176,59 @@ public enum SocketOption
     GssapiServicePrincipalNameType = 91,
     /// <summary>Bind the underlying sockets to this network interface, SO_BINDTODEVICE (string). ZMQ_BINDTODEVICE.</summary>
     BindToDevice = 92,
+    /// <summary>Reject ZAP requests whose domain has no handler, instead of letting them pass (bool). ZMQ_ZAP_ENFORCE_DOMAIN.</summary>
+    ZapEnforceDomain = 93,
+    /// <summary>Windows: use the TCP loopback fast path for 127.0.0.1 connections (bool; no effect elsewhere). ZMQ_LOOPBACK_FASTPATH.</summary>
+    LoopbackFastpath = 94,
+    /// <summary>
+    /// Adds a metadata property sent to peers in the handshake, given as <c>"X-Name:value"</c> (the name must start with
+    /// <c>X-</c>); peers read it with <see cref="Message.GetMetadata(string)"/> (string, write-only). ZMQ_METADATA.
+    /// </summary>
+    Metadata = 95,
+    /// <summary>UDP multicast: whether the socket receives its own multicast datagrams (bool). ZMQ_MULTICAST_LOOP.</summary>
+    MulticastLoop = 96,
+    /// <summary>
+    /// Draft only. ROUTER: deliver an empty message from a peer when it connects (1), disconnects (2) or both (3); each
+    /// arrives as the peer's routing-id frame followed by an empty frame (int). ZMQ_ROUTER_NOTIFY.
+    /// </summary>
+    RouterNotify = 97,
+    /// <summary>XPUB: like <see cref="XPubManual"/>, and a new subscriber gets only the last value sent (bool, write-only). ZMQ_XPUB_MANUAL_LAST_VALUE.</summary>
+    XPubManualLastValue = 98,
+    /// <summary>User name for the SOCKS5 proxy of <see cref="SocksProxy"/> (string). ZMQ_SOCKS_USERNAME.</summary>
+    SocksUsername = 99,
+    /// <summary>Password for the SOCKS5 proxy of <see cref="SocksProxy"/> (string). ZMQ_SOCKS_PASSWORD.</summary>
+    SocksPassword = 100,
+    /// <summary>Draft only. Bytes read from the kernel in one go, per connection (int, > 0). ZMQ_IN_BATCH_SIZE.</summary>
+    InBatchSize = 101,
+    /// <summary>Draft only. Bytes written to the kernel in one go, per connection (int, > 0). ZMQ_OUT_BATCH_SIZE.</summary>
+    OutBatchSize = 102,
+    /// <summary>Draft only, and only where libzmq has the wss transport (<c>Context.Has("WSS")</c>): the server's private key, PEM (string, write-only). ZMQ_WSS_KEY_PEM.</summary>
+    WssKeyPem = 103,
+    /// <summary>Draft only, with wss: the server's certificate, PEM (string, write-only). ZMQ_WSS_CERT_PEM.</summary>
+    WssCertPem = 104,
+    /// <summary>Draft only, with wss: a certificate the client trusts, PEM (string, write-only). ZMQ_WSS_TRUST_PEM.</summary>
+    WssTrustPem = 105,
+    /// <summary>Draft only, with wss: the host name the client checks the server's certificate against (string, write-only). ZMQ_WSS_HOSTNAME.</summary>
+    WssHostname = 106,
+    /// <summary>Draft only, with wss: the client trusts the system's certificate store (bool, write-only). ZMQ_WSS_TRUST_SYSTEM.</summary>
+    WssTrustSystem = 107,
+    /// <summary>XPUB/XSUB: only the first frame of a multipart message is a subscription; the rest pass as data (bool, write-only). ZMQ_ONLY_FIRST_SUBSCRIBE.</summary>
+    OnlyFirstSubscribe = 108,
+    /// <summary>
+    /// Stops reconnecting after the given failures: 1 = connection refused, 2 = handshake failed (flags, int; 0 = always
+    /// reconnect). ZMQ_RECONNECT_STOP.
+    /// </summary>
+    ReconnectStop = 109,
+    /// <summary>
+    /// Draft only. A message this socket sends first on every new connection (ROUTER, DEALER, SERVER, CLIENT, PEER)
+    /// (bytes, write-only). ZMQ_HELLO_MSG.
+    /// </summary>
+    HelloMessage = 110,
+    /// <summary>
+    /// Draft only. A message this socket receives, as if the peer had sent it, when a peer that connected to it
+    /// disconnects (ROUTER, SERVER, PEER) (bytes, write-only). ZMQ_DISCONNECT_MSG.
+    /// </summary>
+    DisconnectMessage = 111,
+    /// <summary>Draft only. SO_PRIORITY of the underlying sockets, where the OS has it (int, ≥ 0). ZMQ_PRIORITY.</summary>
+    Priority = 112,
 }

@@ -24,3 +24,16 @@ internal enum OptionAccess : byte
     Write = 2,
     ReadWrite = Read | Write,
 }
+
+/// <summary>Which libzmq builds know an option.</summary>
+internal enum OptionAvailability : byte
+{
+    /// <summary>Every libzmq 4.3 (except where a build leaves out a transport, as for VMCI or GSSAPI).</summary>
+    Always = 0,
+
+    /// <summary>Only a libzmq built with the draft API.</summary>
+    Draft,
+
+    /// <summary>Only a libzmq built with the draft API and the wss transport.</summary>
+    Wss,
+}

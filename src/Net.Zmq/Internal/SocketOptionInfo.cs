@@ -1,7 +1,7 @@
 namespace Net.Zmq.Internal;
 
-/// <summary>The kind and access of every <see cref="SocketOption"/>, looked up by option number.</summary>
-internal readonly record struct SocketOptionInfo(OptionKind Kind, OptionAccess Access)
+/// <summary>The kind, access and availability of every <see cref="SocketOption"/>, looked up by option number.</summary>
+internal readonly record struct SocketOptionInfo(OptionKind Kind, OptionAccess Access, OptionAvailability Availability)
 {
     private static readonly SocketOptionInfo[] s_table = Build();
 
@@ -19,9 +19,11 @@ internal readonly record struct SocketOptionInfo(OptionKind Kind, OptionAccess A
 
     private static SocketOptionInfo[] Build()
     {
-        var t = new SocketOptionInfo[93];
-        void Set(SocketOption o, OptionKind k, OptionAccess a = OptionAccess.ReadWrite) => t[(int)o] = new(k, a);
-        const OptionAccess R = OptionAccess.Read, W = OptionAccess.Write;
+        var t = new SocketOptionInfo[113];
+        void Set(SocketOption o, OptionKind k, OptionAccess a = OptionAccess.ReadWrite, OptionAvailability v = OptionAvailability.Always) =>
+            t[(int)o] = new(k, a, v);
+        const OptionAccess R = OptionAccess.Read, W = OptionAccess.Write, RW = OptionAccess.ReadWrite;
+        const OptionAvailability Draft = OptionAvailability.Draft, Wss = OptionAvailability.Wss;
 
         Set(SocketOption.Affinity, OptionKind.UInt64);
         Set(SocketOption.RoutingId, OptionKind.Binary);
@@ -103,6 +105,28 @@ internal readonly record struct SocketOptionInfo(OptionKind Kind, OptionAccess A
         Set(SocketOption.GssapiPrincipalNameType, OptionKind.Int32);
         Set(SocketOption.GssapiServicePrincipalNameType, OptionKind.Int32);
         Set(SocketOption.BindToDevice, OptionKind.String);
+
+        // The draft section of zmq.h. libzmq 4.3 handles some of these in every build, the rest only with the draft API.
+        Set(SocketOption.ZapEnforceDomain, OptionKind.Boolean);
+        Set(SocketOption.LoopbackFastpath, OptionKind.Boolean);
+        Set(SocketOption.Metadata, OptionKind.String, W);
+        Set(SocketOption.MulticastLoop, OptionKind.Boolean);
+        Set(SocketOption.RouterNotify, OptionKind.Int32, RW, Draft);
+        Set(SocketOption.XPubManualLastValue, OptionKind.Boolean, W);
+        Set(SocketOption.SocksUsername, OptionKind.String);
+        Set(SocketOption.SocksPassword, OptionKind.String);
+        Set(SocketOption.InBatchSize, OptionKind.Int32, RW, Draft);
+        Set(SocketOption.OutBatchSize, OptionKind.Int32, RW, Draft);
+        Set(SocketOption.WssKeyPem, OptionKind.String, W, Wss);
+        Set(SocketOption.WssCertPem, OptionKind.String, W, Wss);
+        Set(SocketOption.WssTrustPem, OptionKind.String, W, Wss);
+        Set(SocketOption.WssHostname, OptionKind.String, W, Wss);
+        Set(SocketOption.WssTrustSystem, OptionKind.Boolean, W, Wss);
+        Set(SocketOption.OnlyFirstSubscribe, OptionKind.Boolean, W);
+        Set(SocketOption.ReconnectStop, OptionKind.Int32);
+        Set(SocketOption.HelloMessage, OptionKind.Binary, W, Draft);
+        Set(SocketOption.DisconnectMessage, OptionKind.Binary, W, Draft);
+        Set(SocketOption.Priority, OptionKind.Int32, RW, Draft);
         return t;
     }
 }

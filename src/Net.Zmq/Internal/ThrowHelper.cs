@@ -56,6 +56,20 @@ internal static class ThrowHelper
     [DoesNotReturn]
     internal static void ThrowInvalidOperation(string message) => throw new InvalidOperationException(message);
 
+    /// <summary>The message of every <see cref="NotSupportedException"/> for a draft feature the loaded libzmq lacks.</summary>
+    internal static string DraftMissing(string feature) =>
+        $"{feature} needs a libzmq built with the draft API, such as the one the Net.Zmq package bundles; " +
+        $"the loaded libzmq {Context.Version} has no draft API. Context.Has(\"draft\") tells in advance.";
+
+    [DoesNotReturn]
+    internal static void ThrowDraftMissing(string feature) => throw new NotSupportedException(DraftMissing(feature));
+
+    [DoesNotReturn]
+    internal static void ThrowSinglePart(Socket socket) =>
+        throw new ArgumentException(
+            $"A {socket.Type} socket sends single-part messages only: SendFlags.SendMore and multipart sends are refused, " +
+            "and nothing was queued. Put the whole payload in one frame.", "flags");
+
     internal static unsafe string Describe(int errorNumber)
     {
         byte* text = LibZmq.StrError(errorNumber);

@@ -33,6 +33,16 @@ internal static class NativeLibraryLoader
         }
     }
 
+    /// <summary>The handle of the loaded libzmq, for looking up optional exports (<see cref="NativeLibrary.TryGetExport"/>).</summary>
+    internal static nint Handle
+    {
+        get
+        {
+            EnsureLoaded();
+            return s_handle;
+        }
+    }
+
 #pragma warning disable CA2255 // the resolver must be in place before the first P/Invoke is bound
     [ModuleInitializer]
 #pragma warning restore CA2255

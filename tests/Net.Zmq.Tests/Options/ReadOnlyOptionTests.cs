@@ -6,7 +6,8 @@ public class ReadOnlyOptionTests
 {
     public static TheoryData<SocketOption> ReadOnlyOptions => SocketOptionCases.WithUse(OptionUse.ReadOnly);
 
-    public static TheoryData<SocketType> EverySocketType => new(Enum.GetValues<SocketType>());
+    // The classic types; the draft ones (Server and after) are covered in Draft/DraftSocketTypeTests.
+    public static TheoryData<SocketType> EverySocketType => new(Enum.GetValues<SocketType>().Where(type => type <= SocketType.Stream));
 
     [Theory]
     [MemberData(nameof(ReadOnlyOptions))]
@@ -90,11 +91,14 @@ public class ReadOnlyOptionTests
 
         plain.SetOption(SocketOption.PlainServer, true);
         curve.SetOption(SocketOption.CurveServer, true);
-        gssapi.SetOption(SocketOption.GssapiServer, true);
 
         Assert.Equal((int)SecurityMechanism.Plain, plain.GetOption<int>(SocketOption.Mechanism));
         Assert.Equal((int)SecurityMechanism.Curve, curve.GetOption<int>(SocketOption.Mechanism));
-        Assert.Equal((int)SecurityMechanism.Gssapi, gssapi.GetOption<int>(SocketOption.Mechanism));
+        if (Context.Has("gssapi")) // the system's libzmq5 has GSSAPI, the bundled libzmq does not
+        {
+            gssapi.SetOption(SocketOption.GssapiServer, true);
+            Assert.Equal((int)SecurityMechanism.Gssapi, gssapi.GetOption<int>(SocketOption.Mechanism));
+        }
     }
 
     [Theory]

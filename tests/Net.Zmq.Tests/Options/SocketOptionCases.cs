@@ -14,6 +14,15 @@ public enum OptionUse
 
     /// <summary>Read-write, but only where libzmq was built with VMCI.</summary>
     Vmci,
+
+    /// <summary>Read-write, but only where libzmq was built with GSSAPI (the system's libzmq5 is; the bundled one is not).</summary>
+    Gssapi,
+
+    /// <summary>Only where libzmq has the draft API (NotSupportedException elsewhere); read-write, or write-only when Read is null.</summary>
+    Draft,
+
+    /// <summary>Write-only, and only where libzmq has the draft API and the wss transport.</summary>
+    Wss,
 }
 
 /// <summary>One socket option, how it is used, and the non-default value the tests give it.</summary>
@@ -109,10 +118,10 @@ public static class SocketOptionCases
             Rw(SocketOption.Conflate, true),
             Rw(SocketOption.ZapDomain, "global"),
             Rw(SocketOption.TypeOfService, 0x28),
-            Rw(SocketOption.GssapiServer, true),
-            Rw(SocketOption.GssapiPrincipal, "client@EXAMPLE.COM"),
-            Rw(SocketOption.GssapiServicePrincipal, "zmq/server.example.com"),
-            Rw(SocketOption.GssapiPlaintext, true),
+            Rw(SocketOption.GssapiServer, true) with { Use = OptionUse.Gssapi },
+            Rw(SocketOption.GssapiPrincipal, "client@EXAMPLE.COM") with { Use = OptionUse.Gssapi },
+            Rw(SocketOption.GssapiServicePrincipal, "zmq/server.example.com") with { Use = OptionUse.Gssapi },
+            Rw(SocketOption.GssapiPlaintext, true) with { Use = OptionUse.Gssapi },
             Rw(SocketOption.HandshakeInterval, TimeSpan.FromSeconds(5)),
             Rw(SocketOption.SocksProxy, "127.0.0.1:1080"),
             Rw(SocketOption.InvertMatching, true, SocketType.Sub),
@@ -123,9 +132,16 @@ public static class SocketOptionCases
             Rw(SocketOption.TcpMaxRetransmitTimeout, TimeSpan.FromSeconds(3)),
             Rw(SocketOption.MulticastMaxTpdu, 1400),
             Rw(SocketOption.UseFd, (int)s_listener.Handle),
-            Rw(SocketOption.GssapiPrincipalNameType, 1),
-            Rw(SocketOption.GssapiServicePrincipalNameType, 2),
+            Rw(SocketOption.GssapiPrincipalNameType, 1) with { Use = OptionUse.Gssapi },
+            Rw(SocketOption.GssapiServicePrincipalNameType, 2) with { Use = OptionUse.Gssapi },
             Rw(SocketOption.BindToDevice, "lo"),
+            // In zmq.h's draft section, yet handled by every libzmq 4.3 build.
+            Rw(SocketOption.ZapEnforceDomain, true),
+            Rw(SocketOption.LoopbackFastpath, true),
+            Rw(SocketOption.MulticastLoop, false),
+            Rw(SocketOption.SocksUsername, "bob"),
+            Rw(SocketOption.SocksPassword, "hunter2"),
+            Rw(SocketOption.ReconnectStop, 1),
 
             // Write-only options, each on a socket type that accepts it.
             Wo(SocketOption.Subscribe, SocketType.Sub, s => s.SetOption(SocketOption.Subscribe, "topic"), s => s.GetOption<byte[]>(SocketOption.Subscribe)),
@@ -153,6 +169,9 @@ public static class SocketOptionCases
             Wo(SocketOption.XPubWelcomeMessage, SocketType.XPub, s => s.SetOption(SocketOption.XPubWelcomeMessage, "welcome"u8), s => s.GetOption<byte[]>(SocketOption.XPubWelcomeMessage)),
             Wo(SocketOption.StreamNotify, SocketType.Stream, s => s.SetOption(SocketOption.StreamNotify, true), s => s.GetOption<bool>(SocketOption.StreamNotify)),
             Wo(SocketOption.XPubVerboser, SocketType.XPub, s => s.SetOption(SocketOption.XPubVerboser, true), s => s.GetOption<bool>(SocketOption.XPubVerboser)),
+            Wo(SocketOption.Metadata, Dealer, s => s.SetOption(SocketOption.Metadata, "X-Colour:blue"), s => s.GetOption<string>(SocketOption.Metadata)),
+            Wo(SocketOption.XPubManualLastValue, SocketType.XPub, s => s.SetOption(SocketOption.XPubManualLastValue, true), s => s.GetOption<bool>(SocketOption.XPubManualLastValue)),
+            Wo(SocketOption.OnlyFirstSubscribe, SocketType.XSub, s => s.SetOption(SocketOption.OnlyFirstSubscribe, true), s => s.GetOption<bool>(SocketOption.OnlyFirstSubscribe)),
 
             // Read-only options, with an attempt to set each through the overload of its kind.
             Ro(SocketOption.ReceiveMore, s => s.GetOption<bool>(SocketOption.ReceiveMore), s => s.SetOption(SocketOption.ReceiveMore, true)),
@@ -170,6 +189,22 @@ public static class SocketOptionCases
             new(SocketOption.VmciConnectTimeout, OptionUse.Vmci, Dealer,
                 s => s.SetOption(SocketOption.VmciConnectTimeout, TimeSpan.FromSeconds(2)),
                 s => s.GetOption<TimeSpan>(SocketOption.VmciConnectTimeout), TimeSpan.FromSeconds(2), null),
+
+            // Draft only: read-write or write-only where libzmq has the draft API.
+            DraftRw(SocketOption.RouterNotify, 3, SocketType.Router),
+            DraftRw(SocketOption.InBatchSize, 4096),
+            DraftRw(SocketOption.OutBatchSize, 4096),
+            DraftRw(SocketOption.Priority, 1),
+            DraftWo(SocketOption.HelloMessage, Dealer, s => s.SetOption(SocketOption.HelloMessage, "hello"u8), s => s.GetOption<byte[]>(SocketOption.HelloMessage)),
+            DraftWo(SocketOption.DisconnectMessage, SocketType.Router, s => s.SetOption(SocketOption.DisconnectMessage, "gone"u8), s => s.GetOption<byte[]>(SocketOption.DisconnectMessage)),
+
+            // Draft and wss only.
+            WssWo(SocketOption.WssKeyPem, "-----BEGIN PRIVATE KEY-----"),
+            WssWo(SocketOption.WssCertPem, "-----BEGIN CERTIFICATE-----"),
+            WssWo(SocketOption.WssTrustPem, "-----BEGIN CERTIFICATE-----"),
+            WssWo(SocketOption.WssHostname, "example.com"),
+            new(SocketOption.WssTrustSystem, OptionUse.Wss, Dealer, s => s.SetOption(SocketOption.WssTrustSystem, true), null, null,
+                s => s.GetOption<bool>(SocketOption.WssTrustSystem)),
         };
 
         return cases.ToDictionary(c => c.Option);
@@ -201,6 +236,15 @@ public static class SocketOptionCases
 
     private static OptionCase Ro(SocketOption option, Func<Socket, object> read, Action<Socket> write) =>
         new(option, OptionUse.ReadOnly, SocketType.Dealer, null, read, null, write);
+
+    private static OptionCase DraftRw(SocketOption option, int value, SocketType type = SocketType.Dealer) =>
+        new(option, OptionUse.Draft, type, s => s.SetOption(option, value), s => s.GetOption<int>(option), value, null);
+
+    private static OptionCase DraftWo(SocketOption option, SocketType type, Action<Socket> set, Func<Socket, object> read) =>
+        new(option, OptionUse.Draft, type, set, null, null, s => read(s));
+
+    private static OptionCase WssWo(SocketOption option, string value) =>
+        new(option, OptionUse.Wss, SocketType.Dealer, s => s.SetOption(option, value), null, null, s => s.GetOption<string>(option));
 
     private static OptionCase Vmci(SocketOption option, ulong value) =>
         new(option, OptionUse.Vmci, SocketType.Dealer, s => s.SetOption(option, value), s => s.GetOption<ulong>(option), value, null);

@@ -75,7 +75,7 @@ public class RandomApiInputTests(ITestOutputHelper output)
                         description = Step();
                         Succeeded++;
                     }
-                    catch (Exception ex) when (ex is ArgumentException or ZmqException or ObjectDisposedException)
+                    catch (Exception ex) when (ex is ArgumentException or ZmqException or ObjectDisposedException or NotSupportedException)
                     {
                         string name = ex.GetType().Name;
                         Thrown[name] = Thrown.GetValueOrDefault(name) + 1;
@@ -101,7 +101,9 @@ public class RandomApiInputTests(ITestOutputHelper output)
         {
             if (_sockets.Count == 0 || random.Next(40) == 0)
             {
-                var created = new Socket(_context, (SocketType)random.Next(-1, 20));
+                // The classic types and two invalid numbers; the draft types have their own tests (Draft/).
+                int type = random.Next(-1, 13);
+                var created = new Socket(_context, (SocketType)(type == 12 ? 21 : type));
                 _sockets.Add(created);
                 Bound(created);
                 return "new Socket";

@@ -1,0 +1,101 @@
+using Net.Zmq.Tests.Support;
+
+namespace Net.Zmq.Tests.Draft;
+
+public class ScatterGatherPeerChannelTests
+{
+    [SkippableFact]
+    public void Gather_fair_queues_what_two_scatters_send()
+    {
+        DraftSupport.RequireDraft();
+        using Context context = SocketKit.NewContext();
+        using Socket gather = DraftSupport.NewSocket(context, SocketType.Gather);
+        using Socket left = DraftSupport.NewSocket(context, SocketType.Scatter);
+        using Socket right = DraftSupport.NewSocket(context, SocketType.Scatter);
+        string endpoint = SocketKit.BindTcp(gather);
+        left.Connect(endpoint);
+        right.Connect(endpoint);
+
+        for (int i = 0; i < 5; i++)
+        {
+            Assert.True(left.Send($"left {i}"));
+            Assert.True(right.Send($"right {i}"));
+        }
+
+        var received = new List<string>();
+        for (int i = 0; i < 10; i++)
+        {
+            received.Add(gather.RecvString());
+        }
+
+        Assert.Equal(Enumerable.Range(0, 5).Select(i => $"left {i}"), received.Where(text => text.StartsWith("left", StringComparison.Ordinal)));
+        Assert.Equal(Enumerable.Range(0, 5).Select(i => $"right {i}"), received.Where(text => text.StartsWith("right", StringComparison.Ordinal)));
+    }
+
+    [SkippableFact]
+    public void Peers_connect_to_each_other_with_ConnectPeer_and_answer_by_routing_id()
+    {
+        DraftSupport.RequireDraft();
+        using Context context = SocketKit.NewContext();
+        using Socket alice = DraftSupport.NewSocket(context, SocketType.Peer);
+        using Socket bob = DraftSupport.NewSocket(context, SocketType.Peer);
+        string aliceEndpoint = SocketKit.BindTcp(alice);
+        string bobEndpoint = SocketKit.BindTcp(bob);
+
+        uint aliceToBob = alice.ConnectPeer(bobEndpoint);
+        uint bobToAlice = bob.ConnectPeer(aliceEndpoint);
+        Assert.NotEqual(0u, aliceToBob);
+        Assert.NotEqual(0u, bobToAlice);
+
+        DraftSupport.Send(alice, "hello bob", aliceToBob);
+        using (Message atBob = DraftSupport.Receive(bob))
+        {
+            Assert.Equal("hello bob", atBob.ToString());
+            Assert.NotEqual(0u, atBob.RoutingId);
+            DraftSupport.Send(bob, "hello back", atBob.RoutingId); // over the connection alice made
+        }
+
+        using (Message atAlice = DraftSupport.Receive(alice))
+        {
+            Assert.Equal("hello back", atAlice.ToString());
+            Assert.Equal(aliceToBob, atAlice.RoutingId);
+        }
+
+        DraftSupport.Send(bob, "over my own connection", bobToAlice);
+        using (Message atAlice = DraftSupport.Receive(alice))
+        {
+            Assert.Equal("over my own connection", atAlice.ToString());
+            Assert.NotEqual(aliceToBob, atAlice.RoutingId);
+        }
+    }
+
+    [SkippableFact]
+    public void ConnectPeer_is_refused_on_other_types_and_with_Immediate()
+    {
+        DraftSupport.RequireDraft();
+        using Context context = SocketKit.NewContext();
+        using Socket client = DraftSupport.NewSocket(context, SocketType.Client);
+        using Socket peer = DraftSupport.NewSocket(context, SocketType.Peer);
+        peer.SetOption(SocketOption.Immediate, true);
+
+        Assert.Throws<NotSupportedException>(() => client.ConnectPeer("tcp://127.0.0.1:1"));
+        var immediate = Assert.Throws<InvalidOperationException>(() => peer.ConnectPeer("tcp://127.0.0.1:1"));
+        Assert.Contains("Immediate", immediate.Message, StringComparison.Ordinal);
+        Assert.Throws<ArgumentException>(() => peer.ConnectPeer(""));
+    }
+
+    [SkippableFact]
+    public void Channel_pair_talks_both_ways_over_inproc()
+    {
+        DraftSupport.RequireDraft();
+        using Context context = SocketKit.NewContext();
+        using Socket left = DraftSupport.NewSocket(context, SocketType.Channel);
+        using Socket right = DraftSupport.NewSocket(context, SocketType.Channel);
+        right.Connect(SocketKit.BindInproc(left));
+
+        Assert.True(left.Send("ping"));
+        Assert.Equal("ping", right.RecvString());
+        Assert.True(right.Send("pong"));
+        Assert.Equal("pong", left.RecvString());
+    }
+}
