@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
+using System.Runtime.Versioning;
 using System.Text;
 using Net.Zmq.Async;
 using Net.Zmq.Internal;
@@ -8,8 +9,8 @@ namespace Net.Zmq;
 
 /// <summary>
 /// Asynchronous sends and receives. They complete at once when the socket is ready; otherwise they wait, without a
-/// thread, until libzmq signals the socket (<c>ZMQ_FD</c>, watched with epoll by one background thread for the whole
-/// process). A socket runs at most one asynchronous send and one asynchronous receive at a time; starting a second
+/// thread, until libzmq signals the socket (<c>ZMQ_FD</c>, watched by one background thread for the whole process:
+/// epoll on Linux, WSAPoll on Windows). A socket runs at most one asynchronous send and one asynchronous receive at a time; starting a second
 /// one in the same direction before the first completed throws <see cref="InvalidOperationException"/>.
 /// </summary>
 /// <remarks>
@@ -21,8 +22,8 @@ namespace Net.Zmq;
 /// <para>Disposing the socket completes its waiting operations with <see cref="ObjectDisposedException"/>; shutting
 /// its context down completes them with <see cref="ContextTerminatedException"/>; cancelling the token completes
 /// the operation with <see cref="OperationCanceledException"/> and leaves the socket usable (a cancelled receive
-/// consumed nothing; a cancelled send queued nothing). Async operations need Linux (epoll); elsewhere they throw
-/// <see cref="PlatformNotSupportedException"/>.</para>
+/// consumed nothing; a cancelled send queued nothing). Async operations need Linux or Windows; elsewhere (macOS) they
+/// throw <see cref="PlatformNotSupportedException"/>, and the compiler warns (CA1416) at calls that can run there.</para>
 /// <para>The draft sockets (<see cref="SocketType.Server"/> and the types after it) have no <c>ZMQ_FD</c>: every
 /// asynchronous method on them throws <see cref="NotSupportedException"/> at once. Wait on them with a
 /// <see cref="Poller"/> or with blocking calls and timeouts.</para>
@@ -36,6 +37,8 @@ public sealed partial class Socket
     /// </returns>
     /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
     /// <exception cref="InvalidOperationException">Another asynchronous receive is pending on this socket.</exception>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
     public ValueTask<int> RecvAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
     {
         if (cancellationToken.IsCancellationRequested)
@@ -49,6 +52,8 @@ public sealed partial class Socket
 
     /// <summary>Receives one frame into <paramref name="buffer"/>; the result is as for <see cref="RecvAsync(Memory{byte}, CancellationToken)"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
     public ValueTask<int> RecvAsync(byte[] buffer, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(buffer);
@@ -62,6 +67,8 @@ public sealed partial class Socket
     /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
     /// <exception cref="ObjectDisposedException">The socket or the message was disposed.</exception>
     /// <exception cref="InvalidOperationException">Another asynchronous receive is pending on this socket.</exception>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
     public ValueTask RecvAsync(Message message, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(message);
@@ -78,6 +85,8 @@ public sealed partial class Socket
     /// <summary>Receives one frame and decodes it as UTF-8.</summary>
     /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
     /// <exception cref="InvalidOperationException">Another asynchronous receive is pending on this socket.</exception>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
     public ValueTask<string> RecvStringAsync(CancellationToken cancellationToken = default)
     {
         // Started here, not in the async method, so that usage errors throw from the call as for RecvAsync.
@@ -99,6 +108,8 @@ public sealed partial class Socket
     /// </summary>
     /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
     /// <exception cref="InvalidOperationException">Another asynchronous receive is pending on this socket.</exception>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
     public ValueTask RecvMultipartAsync(MultipartMessage message, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(message);
@@ -114,6 +125,8 @@ public sealed partial class Socket
     /// <summary>Receives a whole multipart message into a new <see cref="MultipartMessage"/>, which the caller disposes.</summary>
     /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
     /// <exception cref="InvalidOperationException">Another asynchronous receive is pending on this socket.</exception>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
     public ValueTask<MultipartMessage> RecvMultipartAsync(CancellationToken cancellationToken = default)
     {
         var message = new MultipartMessage();
@@ -134,6 +147,8 @@ public sealed partial class Socket
     /// <see cref="Message.More"/> tells whether more frames of the same message follow.
     /// </summary>
     /// <remarks>The loop ends quietly on disposal or context shutdown; cancellation ends it with <see cref="OperationCanceledException"/>.</remarks>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
     public async IAsyncEnumerable<Message> ReceiveAllAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
         using var message = new Message();
@@ -157,6 +172,8 @@ public sealed partial class Socket
     /// each one in the same <see cref="MultipartMessage"/>: read it before asking for the next.
     /// </summary>
     /// <remarks>The loop ends quietly on disposal or context shutdown; cancellation ends it with <see cref="OperationCanceledException"/>.</remarks>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
     public async IAsyncEnumerable<MultipartMessage> ReceiveAllMultipartAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
         using var message = new MultipartMessage();
@@ -186,15 +203,21 @@ public sealed partial class Socket
     /// <exception cref="ArgumentException"><paramref name="flags"/> has <see cref="SendFlags.DontWait"/>.</exception>
     /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
     /// <exception cref="InvalidOperationException">Another asynchronous send is pending on this socket.</exception>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
     public ValueTask SendAsync(ReadOnlyMemory<byte> data, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default) =>
         SendBufferAsync(data, flags, pooledArray: null, cancellationToken);
 
     /// <summary>Sends <paramref name="data"/> as one frame; see <see cref="SendAsync(ReadOnlyMemory{byte}, SendFlags, CancellationToken)"/>.</summary>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
     public ValueTask SendAsync(ReadOnlyMemory<byte> data, CancellationToken cancellationToken) =>
         SendBufferAsync(data, SendFlags.None, pooledArray: null, cancellationToken);
 
     /// <summary>Sends <paramref name="data"/> as one frame; see <see cref="SendAsync(ReadOnlyMemory{byte}, SendFlags, CancellationToken)"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="data"/> is null.</exception>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
     public ValueTask SendAsync(byte[] data, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(data);
@@ -203,10 +226,14 @@ public sealed partial class Socket
 
     /// <summary>Sends <paramref name="data"/> as one frame; see <see cref="SendAsync(ReadOnlyMemory{byte}, SendFlags, CancellationToken)"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="data"/> is null.</exception>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
     public ValueTask SendAsync(byte[] data, CancellationToken cancellationToken) => SendAsync(data, SendFlags.None, cancellationToken);
 
     /// <summary>Sends the UTF-8 bytes of <paramref name="text"/> as one frame; see <see cref="SendAsync(ReadOnlyMemory{byte}, SendFlags, CancellationToken)"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="text"/> is null.</exception>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
     public ValueTask SendAsync(string text, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(text);
@@ -218,6 +245,8 @@ public sealed partial class Socket
 
     /// <summary>Sends the UTF-8 bytes of <paramref name="text"/> as one frame; see <see cref="SendAsync(ReadOnlyMemory{byte}, SendFlags, CancellationToken)"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="text"/> is null.</exception>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
     public ValueTask SendAsync(string text, CancellationToken cancellationToken) => SendAsync(text, SendFlags.None, cancellationToken);
 
     /// <summary>
@@ -228,6 +257,8 @@ public sealed partial class Socket
     /// <exception cref="ArgumentException"><paramref name="flags"/> has <see cref="SendFlags.DontWait"/>.</exception>
     /// <exception cref="ObjectDisposedException">The socket or the message was disposed.</exception>
     /// <exception cref="InvalidOperationException">Another asynchronous send is pending on this socket.</exception>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
     public ValueTask SendAsync(Message message, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(message);
@@ -243,6 +274,8 @@ public sealed partial class Socket
     }
 
     /// <summary>Sends <paramref name="message"/> as one frame without copying it; see <see cref="SendAsync(Message, SendFlags, CancellationToken)"/>.</summary>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
     public ValueTask SendAsync(Message message, CancellationToken cancellationToken) => SendAsync(message, SendFlags.None, cancellationToken);
 
     /// <summary>
@@ -253,6 +286,8 @@ public sealed partial class Socket
     /// <exception cref="ArgumentException"><paramref name="message"/> has no frames.</exception>
     /// <exception cref="ObjectDisposedException">A frame, or the socket, was disposed.</exception>
     /// <exception cref="InvalidOperationException">Another asynchronous send is pending on this socket.</exception>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
     public ValueTask SendMultipartAsync(MultipartMessage message, CancellationToken cancellationToken = default)
     {
         ValidateMultipart(message);

@@ -15,6 +15,10 @@ var checks = new (string Name, Func<Task> Run)[]
     ("zero-copy Message", ZeroCopy),
     ("Poller", PollerCheck),
     ("async DEALER/ROUTER", AsyncDealerRouter),
+    ("SERVER/CLIENT (draft)", ServerClient),
+    ("RADIO/DISH (draft)", RadioDish),
+    ("SCATTER/GATHER (draft)", ScatterGather),
+    ("PEER (draft)", PeerToPeer),
 };
 
 Console.WriteLine($"Net.Zmq platform check on {RuntimeInformation.RuntimeIdentifier} ({RuntimeInformation.OSDescription}), libzmq {Context.Version}");
@@ -237,4 +241,97 @@ static async Task AsyncDealerRouter()
     {
         dealer.Dispose();
     }
+}
+
+static Task ServerClient()
+{
+    using var context = new Context();
+    using var server = NewSocket(context, SocketType.Server);
+    using var client = NewSocket(context, SocketType.Client);
+    server.Bind("tcp://127.0.0.1:*");
+    client.Connect(server.LastEndpoint);
+    client.Send("question");
+    using var request = new Message();
+    Expect(server.Recv(request) && request.ToString() == "question" && request.RoutingId != 0, "a request with a routing id");
+    using var reply = new Message("answer") { RoutingId = request.RoutingId };
+    server.Send(reply);
+    Expect(client.RecvString() == "answer", "the answer");
+    return Task.CompletedTask;
+}
+
+static Task RadioDish()
+{
+    using var context = new Context();
+    using var radio = NewSocket(context, SocketType.Radio);
+    using var dish = NewSocket(context, SocketType.Dish);
+    radio.Bind("tcp://127.0.0.1:*");
+    dish.Join("weather");
+    dish.Connect(radio.LastEndpoint);
+
+    // The join travels to the radio after the connection is up: send until the dish hears the group.
+    using var received = new Message();
+    var deadline = Stopwatch.StartNew();
+    while (true)
+    {
+        using (var other = new Message("ignored") { Group = "sports" })
+        {
+            radio.Send(other);
+        }
+
+        using (var forecast = new Message("sunny") { Group = "weather" })
+        {
+            radio.Send(forecast);
+        }
+
+        if (dish.Recv(received, RecvFlags.DontWait))
+        {
+            break;
+        }
+
+        Expect(deadline.Elapsed < TimeSpan.FromSeconds(10), "the join to reach the radio");
+        Thread.Sleep(10);
+    }
+
+    Expect(received.Group == "weather" && received.ToString() == "sunny", $"weather/sunny, got {received.Group}/{received}");
+    return Task.CompletedTask;
+}
+
+static Task ScatterGather()
+{
+    using var context = new Context();
+    using var gather = NewSocket(context, SocketType.Gather);
+    using var scatter = NewSocket(context, SocketType.Scatter);
+    gather.Bind("tcp://127.0.0.1:*");
+    scatter.Connect(gather.LastEndpoint);
+    for (int i = 0; i < 10; i++)
+    {
+        scatter.Send($"part {i}");
+    }
+
+    for (int i = 0; i < 10; i++)
+    {
+        Expect(gather.RecvString() == $"part {i}", $"part {i}");
+    }
+
+    return Task.CompletedTask;
+}
+
+static Task PeerToPeer()
+{
+    using var context = new Context();
+    using var first = NewSocket(context, SocketType.Peer);
+    using var second = NewSocket(context, SocketType.Peer);
+    first.Bind("tcp://127.0.0.1:*");
+    uint toFirst = second.ConnectPeer(first.LastEndpoint);
+    using (var hello = new Message("hello") { RoutingId = toFirst })
+    {
+        second.Send(hello);
+    }
+
+    using var received = new Message();
+    Expect(first.Recv(received) && received.ToString() == "hello", "hello");
+    using var back = new Message("hello back") { RoutingId = received.RoutingId };
+    first.Send(back);
+    Expect(second.RecvString() == "hello back", "hello back");
+    return Task.CompletedTask;
 }

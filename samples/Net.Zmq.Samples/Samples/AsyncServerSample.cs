@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.Versioning;
 
 namespace Net.Zmq.Samples;
 
@@ -16,8 +17,19 @@ internal sealed class AsyncServerSample : ISample
 
     public string Description => "async ROUTER server with await foreach, serving 50 async DEALER clients";
 
-    public void Run(SampleLog log) => RunAsync(log).GetAwaiter().GetResult();
+    public void Run(SampleLog log)
+    {
+        if (!OperatingSystem.IsLinux() && !OperatingSystem.IsWindows())
+        {
+            log.Info("skipped: the async API waits with epoll (Linux) or WSAPoll (Windows)");
+            return;
+        }
 
+        RunAsync(log).GetAwaiter().GetResult();
+    }
+
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
     private static async Task RunAsync(SampleLog log)
     {
         using var context = new Context();
@@ -44,6 +56,8 @@ internal sealed class AsyncServerSample : ISample
     }
 
     /// <summary>Echoes each request, upper-cased, to the client that sent it; returns how many it answered.</summary>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
     private static async Task<int> ServeAsync(Socket server, CancellationToken cancellationToken)
     {
         int served = 0;
@@ -61,6 +75,8 @@ internal sealed class AsyncServerSample : ISample
     }
 
     /// <summary>Sends its requests one after another and checks each reply; returns how many matched.</summary>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
     private static async Task<int> ClientAsync(Context context, string endpoint, int id, CancellationToken cancellationToken)
     {
         using var client = new Socket(context, SocketType.Dealer);
