@@ -14,7 +14,7 @@ var checks = new (string Name, Func<Task> Run)[]
     ("CURVE with the ZAP authenticator", CurveWithZap),
     ("zero-copy Message", ZeroCopy),
     ("Poller", PollerCheck),
-    ("async DEALER/ROUTER", AsyncDealerRouter),
+    ("async DEALER/ROUTER", OperatingSystem.IsLinux() || OperatingSystem.IsWindows() ? AsyncDealerRouter : () => throw new PlatformNotSupportedException()),
     ("SERVER/CLIENT (draft)", ServerClient),
     ("RADIO/DISH (draft)", RadioDish),
     ("SCATTER/GATHER (draft)", ScatterGather),
@@ -198,6 +198,8 @@ static Task PollerCheck()
     return Task.CompletedTask;
 }
 
+[System.Runtime.Versioning.SupportedOSPlatform("linux")]
+[System.Runtime.Versioning.SupportedOSPlatform("windows")]
 static async Task AsyncDealerRouter()
 {
     using var context = new Context();
