@@ -75,9 +75,8 @@ public partial class NeverEndingMessageTests(ITestOutputHelper output)
         long growth = ProcessStats.ResidentBytes() - before;
         server.VerifyGoodPeer();
         output.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"libzmq {Context.Version}; CURVE ROUTER, empty frames with MORE instead of HELLO: the server took {sent:N0} bytes, closed the connection: {closed}; RSS growth {growth / 1048576.0:F1} MB"));
+            $"libzmq {Context.Version}; CURVE ROUTER, empty frames with MORE instead of HELLO: {sent:N0} bytes went into the kernel's buffers before the send failed or ended; server closed the connection: {closed}; RSS growth {growth / 1048576.0:F1} MB"));
         Assert.True(closed, "the CURVE server did not close a connection that sent data frames instead of HELLO");
-        Assert.True(sent < WireBytes, $"the CURVE server accepted all {sent:N0} bytes of a flood before the handshake");
         Assert.InRange(growth, long.MinValue, 8L << 20);
     }
 
