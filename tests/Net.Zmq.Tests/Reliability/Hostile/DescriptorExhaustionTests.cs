@@ -19,7 +19,7 @@ public class DescriptorExhaustionTests(ITestOutputHelper output)
 {
     private const int FileLimit = 256;
     private const int Connections = 1000;
-    private const int ChildSeconds = 6;
+    private const int ChildSeconds = 10;
 
     [Fact]
     public void Running_out_of_descriptors_is_reported_by_the_monitor_as_AcceptFailed_with_EMFILE()
@@ -35,9 +35,10 @@ public class DescriptorExhaustionTests(ITestOutputHelper output)
     [Fact]
     public void A_short_HandshakeInterval_sheds_silent_connections_and_the_server_survives()
     {
-        (int? acceptFailed, int? exitCode, string? alive) = Attack(handshakeMs: 1_000);
+        // Whether this child reaches EMFILE at all depends on how fast it accepts compared with how fast libzmq
+        // drops the silent connections (reported in the output); its survival does not.
+        (_, int? exitCode, string? alive) = Attack(handshakeMs: 1_000);
 
-        Assert.Equal(ZmqError.EMFILE, acceptFailed);
         Assert.True(exitCode == 0 && alive is not null, $"the child with HandshakeInterval 1,000 ms did not survive: exit code {exitCode}");
     }
 
