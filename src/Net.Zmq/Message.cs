@@ -97,6 +97,20 @@ public sealed unsafe class Message : IDisposable
     }
 
     /// <summary>The frame's bytes, writable. Valid until the message is next received into, sent, moved, copied into or disposed.</summary>
+    /// <remarks>
+    /// <b>Warning: the bytes behind <see cref="Message.Data"/> belong to libzmq.</b> A span read after the message is
+    /// next received into, sent, moved, copied into or disposed points at memory that may already be freed: reading
+    /// it is undefined behaviour (an access violation that ends the process, or another message's bytes), even though
+    /// the code compiles as safe C#. Consume the bytes before the next call, or keep a copy: <c>message.ToArray()</c>
+    /// or <c>message.Data.ToArray()</c>. Never store the span, or a pointer taken from it, beyond that point.
+    /// <code>
+    /// using var message = new Message();
+    /// socket.Recv(message);
+    /// Process(message.Data);              // consumed before the next receive: fine
+    /// byte[] kept = message.ToArray();    // a copy, valid forever
+    /// socket.Recv(message);               // from here on, spans read from message.Data earlier are invalid
+    /// </code>
+    /// </remarks>
     /// <exception cref="ObjectDisposedException">The message was disposed.</exception>
     public Span<byte> Data
     {

@@ -54,6 +54,10 @@ public sealed unsafe class MessagePool
     public int IdleCount => _idle.Sum(queue => queue.Count);
 
     /// <summary>Returns a message of exactly <paramref name="size"/> bytes over a pooled native block; fill it through <see cref="Message.Data"/>.</summary>
+    /// <remarks>
+    /// <b>Warning:</b> a span from <see cref="Message.Data"/> must not be used once the message is sent or disposed: the
+    /// block goes back to the pool and the next rental reuses it.
+    /// </remarks>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is negative.</exception>
     public Message Rent(int size)
     {

@@ -34,6 +34,14 @@ public sealed class MultipartMessage : IReadOnlyList<Message>, IDisposable
     public int Count => _count;
 
     /// <summary>The frame at <paramref name="index"/>.</summary>
+    /// <remarks>
+    /// The frame belongs to this multipart message, which reuses it on the next receive into it and frees it on
+    /// <see cref="Clear"/> or <see cref="Dispose"/>. <b>Warning: the bytes behind <see cref="Message.Data"/> belong to libzmq.</b> A span read after the message is
+    /// next received into, sent, moved, copied into or disposed points at memory that may already be freed: reading
+    /// it is undefined behaviour (an access violation that ends the process, or another message's bytes), even though
+    /// the code compiles as safe C#. Consume the bytes before the next call, or keep a copy: <c>message.ToArray()</c>
+    /// or <c>message.Data.ToArray()</c>. Never store the span, or a pointer taken from it, beyond that point.
+    /// </remarks>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="index"/> is not below <see cref="Count"/>.</exception>
     public Message this[int index]
     {

@@ -146,7 +146,17 @@ public sealed partial class Socket
     /// same <see cref="Message"/>: read it (or <see cref="Message.Copy"/> it) before asking for the next.
     /// <see cref="Message.More"/> tells whether more frames of the same message follow.
     /// </summary>
-    /// <remarks>The loop ends quietly on disposal or context shutdown; cancellation ends it with <see cref="OperationCanceledException"/>.</remarks>
+    /// <remarks>
+    /// <para>The loop ends quietly on disposal or context shutdown; cancellation ends it with <see cref="OperationCanceledException"/>.</para>
+    /// <para>
+    /// The same message is received into again when the loop asks for the next one, and disposed when the loop ends.
+    /// <b>Warning: the bytes behind <see cref="Message.Data"/> belong to libzmq.</b> A span read after the message is
+    /// next received into, sent, moved, copied into or disposed points at memory that may already be freed: reading
+    /// it is undefined behaviour (an access violation that ends the process, or another message's bytes), even though
+    /// the code compiles as safe C#. Consume the bytes before the next call, or keep a copy: <c>message.ToArray()</c>
+    /// or <c>message.Data.ToArray()</c>. Never store the span, or a pointer taken from it, beyond that point.
+    /// </para>
+    /// </remarks>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
     public async IAsyncEnumerable<Message> ReceiveAllAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
@@ -171,7 +181,17 @@ public sealed partial class Socket
     /// Receives whole multipart messages until cancelled, the socket is disposed or its context shut down, yielding
     /// each one in the same <see cref="MultipartMessage"/>: read it before asking for the next.
     /// </summary>
-    /// <remarks>The loop ends quietly on disposal or context shutdown; cancellation ends it with <see cref="OperationCanceledException"/>.</remarks>
+    /// <remarks>
+    /// <para>The loop ends quietly on disposal or context shutdown; cancellation ends it with <see cref="OperationCanceledException"/>.</para>
+    /// <para>
+    /// The same multipart message, and its frames, are received into again when the loop asks for the next one, and
+    /// disposed when the loop ends. <b>Warning: the bytes behind <see cref="Message.Data"/> belong to libzmq.</b> A span read after the message is
+    /// next received into, sent, moved, copied into or disposed points at memory that may already be freed: reading
+    /// it is undefined behaviour (an access violation that ends the process, or another message's bytes), even though
+    /// the code compiles as safe C#. Consume the bytes before the next call, or keep a copy: <c>message.ToArray()</c>
+    /// or <c>message.Data.ToArray()</c>. Never store the span, or a pointer taken from it, beyond that point.
+    /// </para>
+    /// </remarks>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
     public async IAsyncEnumerable<MultipartMessage> ReceiveAllMultipartAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)

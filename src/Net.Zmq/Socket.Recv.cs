@@ -54,6 +54,11 @@ public sealed partial class Socket
     /// </summary>
     /// <returns>True when a frame was received; false only under <see cref="RecvFlags.DontWait"/> when none is waiting.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
+    /// <remarks><b>Warning: the bytes behind <see cref="Message.Data"/> belong to libzmq.</b> A span read after the message is
+    /// next received into, sent, moved, copied into or disposed points at memory that may already be freed: reading
+    /// it is undefined behaviour (an access violation that ends the process, or another message's bytes), even though
+    /// the code compiles as safe C#. Consume the bytes before the next call, or keep a copy: <c>message.ToArray()</c>
+    /// or <c>message.Data.ToArray()</c>. Never store the span, or a pointer taken from it, beyond that point.</remarks>
     /// <exception cref="ObjectDisposedException">The socket or the message was disposed.</exception>
     public unsafe bool Recv(Message message, RecvFlags flags = RecvFlags.None)
     {
@@ -90,6 +95,10 @@ public sealed partial class Socket
     /// Receives one frame, blocking until it arrives, and returns a copy of it in a message rented from
     /// <see cref="MessagePool.Shared"/>; disposing the message returns its block to the pool.
     /// </summary>
+    /// <remarks>
+    /// <b>Warning:</b> a span from <see cref="Message.Data"/> must not be read after the message is disposed: the block
+    /// goes back to the pool and the next rental overwrites it. Copy with <see cref="Message.ToArray"/> to keep the bytes.
+    /// </remarks>
     public unsafe Message ReceiveWithPool()
     {
         ZmqMsg msg;
@@ -109,6 +118,10 @@ public sealed partial class Socket
     }
 
     /// <summary>Receives one frame into a new <see cref="Message"/>, blocking until it arrives. The caller disposes the message.</summary>
+    /// <remarks>
+    /// <b>Warning:</b> a span from <see cref="Message.Data"/> is valid only until the message is disposed (or received
+    /// into, sent, moved); reading it later is undefined behaviour. Copy with <see cref="Message.ToArray"/> to keep the bytes.
+    /// </remarks>
     public Message Recv()
     {
         var message = new Message();

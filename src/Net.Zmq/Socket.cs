@@ -127,9 +127,28 @@ public sealed partial class Socket : IDisposable
     public void Disconnect(string endpoint) => EndpointCall(endpoint, EndpointAction.Disconnect);
 
     /// <summary>Subscribes a SUB/XSUB socket to messages starting with <paramref name="prefix"/> (empty: everything).</summary>
+    /// <remarks>
+    /// <para>
+    /// <b>Subscriptions beyond the send high-water mark are dropped silently.</b> libzmq sends each subscription to the
+    /// publishers through the socket's outgoing pipe, bounded by <see cref="SocketOption.SendHighWatermark"/> (1,000 by
+    /// default). When that pipe is full the subscription is discarded: this call still succeeds, no monitor event is
+    /// raised, and the publisher never sends that topic. 10,000 calls reached an XPUB as 1,000 (999 when made after the
+    /// connection was up); with <c>SendHighWatermark</c> 0 all 10,000 arrived (<c>Patterns/SubscriptionHighWatermarkTests</c>).
+    /// A full pipe reopens only once the socket is used again (a receive, a poll, <see cref="SocketOption.Events"/>).
+    /// </para>
+    /// <para>
+    /// A SUB that subscribes to many topics should set <c>SendHighWatermark</c> to 0 (no limit) or above its number of
+    /// subscriptions before connecting. <see cref="Unsubscribe(ReadOnlySpan{byte})"/> travels the same pipe.
+    /// </para>
+    /// </remarks>
     public void Subscribe(ReadOnlySpan<byte> prefix) => SetOption(SocketOption.Subscribe, prefix);
 
     /// <summary>Subscribes a SUB/XSUB socket to messages starting with the UTF-8 bytes of <paramref name="prefix"/> ("" : everything).</summary>
+    /// <remarks>
+    /// Subscriptions beyond the socket's <see cref="SocketOption.SendHighWatermark"/> (1,000 by default) are dropped
+    /// silently on their way to the publisher; set it to 0 on a SUB that subscribes to many topics. See
+    /// <see cref="Subscribe(ReadOnlySpan{byte})"/>.
+    /// </remarks>
     public void Subscribe(string prefix) => SetOption(SocketOption.Subscribe, prefix);
 
     /// <summary>Removes a subscription made with the same prefix.</summary>

@@ -1,6 +1,7 @@
 using System.Buffers.Binary;
 using System.Diagnostics;
 using System.Globalization;
+using Net.Zmq.Monitoring;
 using Net.Zmq.Soak.Scenarios;
 
 namespace Net.Zmq.Soak.Peers;
@@ -18,13 +19,13 @@ public static class PeerProcess
     /// <c>peer push ENDPOINT HEARTBEAT_MS COUNT</c>: connects a PUSH socket and sends COUNT numbered frames (0 = until
     /// killed), each stamped with <see cref="Stopwatch.GetTimestamp"/> (a monotonic clock shared by every process of
     /// the machine). <c>peer dealer ENDPOINT HEARTBEAT_MS TTL_MS</c>: connects a DEALER, sends "hello" and waits to be
-    /// killed.
+    /// killed. <c>peer router ENDPOINT HANDSHAKE_MS SECONDS</c>: see <see cref="Router"/>.
     /// </summary>
     public static int Run(string[] args)
     {
         if (args.Length != 4)
         {
-            Console.Error.WriteLine("usage: peer push ENDPOINT HEARTBEAT_MS COUNT | peer dealer ENDPOINT HEARTBEAT_MS TTL_MS");
+            Console.Error.WriteLine("usage: peer push ENDPOINT HEARTBEAT_MS COUNT | peer dealer ENDPOINT HEARTBEAT_MS TTL_MS | peer router ENDPOINT HANDSHAKE_MS SECONDS");
             return 2;
         }
 
@@ -39,6 +40,9 @@ public static class PeerProcess
                 return 0;
             case "dealer":
                 Dealer(context, endpoint, heartbeatMs, (int)last);
+                return 0;
+            case "router":
+                Router(context, endpoint, heartbeatMs, (int)last);
                 return 0;
             default:
                 Console.Error.WriteLine($"unknown peer role '{args[0]}'");
@@ -72,6 +76,80 @@ public static class PeerProcess
         dealer.Connect(endpoint);
         dealer.Send("hello");
         dealer.Recv();
+    }
+
+    /// <summary>
+    /// Binds a ROUTER (with <paramref name="handshakeMs"/> as its HandshakeInterval) and monitors it for
+    /// <paramref name="seconds"/> seconds, while doing what a .NET server does besides (opening a file, starting a
+    /// thread). Writes to stdout: <c>endpoint E</c>, then <c>accept-failed ERRNO</c> at the first AcceptFailed,
+    /// <c>error ...</c> for any exception of the side work, and at the end <c>alive accepted=N accept-failed=M
+    /// closed=C fds=F</c>. Run under a low <c>ulimit -n</c> by the descriptor exhaustion test.
+    /// </summary>
+    private static void Router(Context context, string endpoint, int handshakeMs, int seconds)
+    {
+        using var router = new Socket(context, SocketType.Router);
+        router.SetOption(SocketOption.HandshakeInterval, handshakeMs);
+        using var monitor = new SocketMonitor(router, SocketEvents.Accepted | SocketEvents.AcceptFailed | SocketEvents.Closed | SocketEvents.Disconnected);
+        router.Bind(endpoint);
+        Console.WriteLine($"endpoint {router.LastEndpoint}");
+        long accepted = 0, acceptFailed = 0, closed = 0;
+        var clock = Stopwatch.StartNew();
+        var sideWork = Stopwatch.StartNew();
+        while (clock.Elapsed < TimeSpan.FromSeconds(seconds))
+        {
+            while (monitor.TryReceive(out SocketMonitorEvent e, TimeSpan.FromMilliseconds(10)))
+            {
+                switch (e.Event)
+                {
+                    case SocketEvents.Accepted:
+                        accepted++;
+                        break;
+                    case SocketEvents.AcceptFailed:
+                        if (acceptFailed++ == 0)
+                        {
+                            Console.WriteLine($"accept-failed {e.Value}");
+                        }
+
+                        break;
+                    default:
+                        closed++;
+                        break;
+                }
+
+                if (clock.Elapsed >= TimeSpan.FromSeconds(seconds))
+                {
+                    break;
+                }
+            }
+
+            if (sideWork.ElapsedMilliseconds >= 100)
+            {
+                sideWork.Restart();
+                try
+                {
+                    _ = File.ReadAllText("/proc/self/stat");
+                    var thread = new Thread(() => { });
+                    thread.Start();
+                    thread.Join();
+                }
+                catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or OutOfMemoryException or ThreadStartException)
+                {
+                    Console.WriteLine($"error {ex.GetType().Name}: {ex.Message}");
+                }
+            }
+        }
+
+        string fds;
+        try
+        {
+            fds = ProcessStats.OpenFileDescriptors().ToString(CultureInfo.InvariantCulture);
+        }
+        catch (IOException)
+        {
+            fds = "(cannot open /proc/self/fd: out of descriptors)";
+        }
+
+        Console.WriteLine($"alive accepted={accepted} accept-failed={acceptFailed} closed={closed} fds={fds}");
     }
 
     private static void Configure(Socket socket, int heartbeatMs)

@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Runtime.InteropServices;
 
@@ -12,6 +13,7 @@ internal sealed partial class PeerChild : IDisposable
     private const int SigCont = 18;
     private const int SigStop = 19;
     private readonly Process _process;
+    private readonly BlockingCollection<string> _lines = new();
 
     private PeerChild(Process process) => _process = process;
 
@@ -21,21 +23,36 @@ internal sealed partial class PeerChild : IDisposable
     /// <summary>Whether the process has ended.</summary>
     public bool HasExited => _process.HasExited;
 
+    /// <summary>Waits at most <paramref name="timeout"/> for the process to end; its exit code, or null while it runs.</summary>
+    public int? WaitForExit(TimeSpan timeout) => _process.WaitForExit(timeout) ? _process.ExitCode : null;
+
     /// <summary>Starts <c>peer ARGS</c>; with <paramref name="networkNamespace"/>, inside that namespace (needs root).</summary>
-    public static PeerChild Start(string? networkNamespace, params string[] peerArguments)
+    public static PeerChild Start(string? networkNamespace, params string[] peerArguments) =>
+        Start(networkNamespace is null ? [] : ["ip", "netns", "exec", networkNamespace], peerArguments);
+
+    /// <summary>Starts <c>peer ARGS</c> with a soft and hard limit of <paramref name="limit"/> open files (<c>prlimit --nofile</c>).</summary>
+    public static PeerChild StartWithFileLimit(int limit, params string[] peerArguments) =>
+        Start(["prlimit", $"--nofile={limit}:{limit}", "--"], peerArguments);
+
+    /// <summary>Waits for the next line the child writes (stderr lines start with "stderr "); null when none came within <paramref name="timeout"/>.</summary>
+    public string? ReadLine(TimeSpan timeout) => _lines.TryTake(out string? line, timeout) ? line : null;
+
+    private static PeerChild Start(string[] wrapper, string[] peerArguments)
     {
         string soak = Path.Combine(AppContext.BaseDirectory, "Net.Zmq.Soak.dll");
-        var start = new ProcessStartInfo(networkNamespace is null ? "dotnet" : "ip")
+        var start = new ProcessStartInfo(wrapper.Length == 0 ? "dotnet" : wrapper[0])
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
         };
-        if (networkNamespace is not null)
+        foreach (string argument in wrapper.Skip(1))
         {
-            foreach (string argument in new[] { "netns", "exec", networkNamespace, "dotnet" })
-            {
-                start.ArgumentList.Add(argument);
-            }
+            start.ArgumentList.Add(argument);
+        }
+
+        if (wrapper.Length > 0)
+        {
+            start.ArgumentList.Add("dotnet");
         }
 
         start.ArgumentList.Add(soak);
@@ -46,11 +63,24 @@ internal sealed partial class PeerChild : IDisposable
         }
 
         var process = Process.Start(start)!;
-        process.OutputDataReceived += (_, _) => { };
-        process.ErrorDataReceived += (_, _) => { };
+        var child = new PeerChild(process);
+        process.OutputDataReceived += (_, e) =>
+        {
+            if (e.Data is not null)
+            {
+                child._lines.Add(e.Data);
+            }
+        };
+        process.ErrorDataReceived += (_, e) =>
+        {
+            if (e.Data is not null)
+            {
+                child._lines.Add("stderr " + e.Data);
+            }
+        };
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
-        return new PeerChild(process);
+        return child;
     }
 
     /// <summary>SIGKILL: the process dies at once, without closing its sockets itself.</summary>
