@@ -12,14 +12,16 @@
 # Sources are fetched with apt-get source into artifacts/native/src/ (never into the repository).
 #
 # Environment:
-#   LIBZMQ_DEB_VERSION   Debian version of source package zeromq3 (default 4.3.5-1, from trixie)
+#   LIBZMQ_DEB_VERSION   Debian version of source package zeromq3 to build, and nothing else. Unset: 4.3.5-1
+#                        (trixie), or, when the archive does not serve its files, 4.3.4-6 (bookworm) with a
+#                        warning; the choice is kept in artifacts/native/src/zeromq3.version (delete it to retry).
 #   LIBSODIUM_DEB_VERSION Debian version of source package libsodium (default 1.0.18-1+deb12u1, bookworm)
 #   NET_ZMQ_NATIVE_FORCE=1  rebuild even when the stamp matches
 set -euo pipefail
 
-LIBZMQ_DEB_VERSION=${LIBZMQ_DEB_VERSION:-4.3.5-1}
+# The zeromq3 source versions tried in order when LIBZMQ_DEB_VERSION is not set.
+PREFERRED_ZMQ_DEB_VERSIONS=(4.3.5-1 4.3.4-6)
 LIBSODIUM_DEB_VERSION=${LIBSODIUM_DEB_VERSION:-1.0.18-1+deb12u1}
-ZMQ_UPSTREAM=${LIBZMQ_DEB_VERSION%-*}
 SODIUM_UPSTREAM=${LIBSODIUM_DEB_VERSION%-*}
 
 # Rough wall time of one rid's cold build on 2 cores, measured on Debian 12.
@@ -114,40 +116,67 @@ EOF
 }
 
 # ---------------------------------------------------------------- sources
-ZMQ_SRC="$SRC/zeromq3-$ZMQ_UPSTREAM"
 SODIUM_SRC="$SRC/libsodium-$SODIUM_UPSTREAM"
+ZMQ_CHOICE_FILE="$SRC/zeromq3.version"
 
-fetch_sources() {
-    if [ -f "$ZMQ_SRC/.net-zmq-$LIBZMQ_DEB_VERSION" ] && [ -f "$SODIUM_SRC/.net-zmq-$LIBSODIUM_DEB_VERSION" ]; then
-        return 0
-    fi
+# Fetches and unpacks source package $1=$2 into $3; returns 1 when the archive does not serve it.
+fetch_package() {
+    local pkg=$1 ver=$2 dir=$3
+    [ -f "$dir/.net-zmq-$ver" ] && return 0
     need_tool dpkg-source dpkg-dev
     install_missing
     ensure_deb_src
     mkdir -p "$SRC"
-    local pkg ver dir
-    for pkg in zeromq3 libsodium; do
-        if [ $pkg = zeromq3 ]; then ver=$LIBZMQ_DEB_VERSION; dir=$ZMQ_SRC
-        else ver=$LIBSODIUM_DEB_VERSION; dir=$SODIUM_SRC; fi
-        [ -f "$dir/.net-zmq-$ver" ] && continue
-        local known
-        known=$(apt-cache showsrc "$pkg" 2>/dev/null | awk '/^Version:/{printf "%s ", $2}')
-        case " $known" in
-            *" $ver "*) ;;
-            *) die "no source package $pkg=$ver in the apt indexes; available: ${known:-none}" ;;
-        esac
-        log "fetching source package $pkg=$ver"
-        rm -rf "$dir"
-        if ! (cd "$SRC" && apt-get source --download-only -q "$pkg=$ver" >"$SRC/$pkg.fetch.log" 2>&1); then
-            cat "$SRC/$pkg.fetch.log" >&2
-            die "apt-get source $pkg=$ver failed (see above). The index lists it but the archive did not serve its files.
-  To build another version that the archive serves, e.g. bookworm's: LIBZMQ_DEB_VERSION=4.3.4-6 $0 $ALL_RIDS"
+    local known
+    known=$(apt-cache showsrc "$pkg" 2>/dev/null | awk '/^Version:/{printf "%s ", $2}')
+    case " $known" in
+        *" $ver "*) ;;
+        *) log "no source package $pkg=$ver in the apt indexes; available: ${known:-none}"; return 1 ;;
+    esac
+    log "fetching source package $pkg=$ver"
+    rm -rf "$dir"
+    if ! (cd "$SRC" && apt-get source --download-only -q "$pkg=$ver" >"$SRC/$pkg.fetch.log" 2>&1); then
+        grep -E '^(E|W):' "$SRC/$pkg.fetch.log" >&2 || cat "$SRC/$pkg.fetch.log" >&2
+        log "apt-get source $pkg=$ver failed: the index lists it but the archive did not serve its files"
+        return 1
+    fi
+    local dsc="$SRC/${pkg}_${ver#*:}.dsc"
+    [ -f "$dsc" ] || die "expected $dsc after apt-get source"
+    dpkg-source -q -x "$dsc" "$dir" >/dev/null 2>&1 || die "dpkg-source -x $dsc failed"
+    touch "$dir/.net-zmq-$ver"
+}
+
+# Sets LIBZMQ_DEB_VERSION, ZMQ_UPSTREAM and ZMQ_SRC: the version asked for, the one chosen by an earlier run, or
+# the first of PREFERRED_ZMQ_DEB_VERSIONS whose source the archive serves (fetched on the way).
+resolve_zmq_version() {
+    local candidates=()
+    if [ -n "${LIBZMQ_DEB_VERSION:-}" ]; then
+        candidates=("$LIBZMQ_DEB_VERSION")
+    elif [ -f "$ZMQ_CHOICE_FILE" ]; then
+        candidates=("$(cat "$ZMQ_CHOICE_FILE")")
+        [ "${candidates[0]}" = "${PREFERRED_ZMQ_DEB_VERSIONS[0]}" ] ||
+            log "zeromq3 ${candidates[0]}, chosen by an earlier run because the archive did not serve ${PREFERRED_ZMQ_DEB_VERSIONS[0]} (delete $ZMQ_CHOICE_FILE to try again)"
+    else
+        candidates=("${PREFERRED_ZMQ_DEB_VERSIONS[@]}")
+    fi
+    local ver
+    for ver in "${candidates[@]}"; do
+        LIBZMQ_DEB_VERSION=$ver
+        ZMQ_UPSTREAM=${ver%-*}
+        ZMQ_SRC="$SRC/zeromq3-$ZMQ_UPSTREAM"
+        if [ -f "$ZMQ_SRC/.net-zmq-$ver" ] || fetch_package zeromq3 "$ver" "$ZMQ_SRC"; then
+            if [ "$ver" != "${candidates[0]}" ]; then
+                echo "build-libzmq: WARNING: building libzmq $ZMQ_UPSTREAM: the archive does not serve zeromq3 ${candidates[0]}" >&2
+            fi
+            [ ${#candidates[@]} -eq 1 ] || { mkdir -p "$SRC"; printf '%s\n' "$ver" >"$ZMQ_CHOICE_FILE"; }
+            return 0
         fi
-        local dsc="$SRC/${pkg}_${ver#*:}.dsc"
-        [ -f "$dsc" ] || die "expected $dsc after apt-get source"
-        dpkg-source -q -x "$dsc" "$dir" >/dev/null 2>&1 || die "dpkg-source -x $dsc failed"
-        touch "$dir/.net-zmq-$ver"
     done
+    die "no zeromq3 source package among: ${candidates[*]} (see above)"
+}
+
+fetch_sources() {
+    fetch_package libsodium "$LIBSODIUM_DEB_VERSION" "$SODIUM_SRC" || die "cannot fetch libsodium=$LIBSODIUM_DEB_VERSION"
 }
 
 # ---------------------------------------------------------------- per-rid settings
@@ -573,7 +602,7 @@ build_rid() {
     [ -z "$PROBE_NOTE" ] || echo "  note: $PROBE_NOTE"
 }
 
-ALL_RIDS="$*"
+resolve_zmq_version
 for rid in "$@"; do
     build_rid "$rid"
 done

@@ -3,7 +3,7 @@ using System.Text;
 using Net.Zmq;
 using Net.Zmq.Monitoring;
 
-Console.WriteLine($"Net.Zmq demo on libzmq {Context.Version}");
+Console.WriteLine($"Net.Zmq demo on libzmq {Context.Version} (draft API: {(Context.Has("draft") ? "yes" : "no")})");
 
 using var context = new Context();
 

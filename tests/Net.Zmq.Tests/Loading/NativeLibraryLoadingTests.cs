@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Runtime.InteropServices;
+using Net.Zmq.Tests.Support;
 using Xunit.Abstractions;
 
 namespace Net.Zmq.Tests.Loading;
@@ -71,7 +72,7 @@ public class NativeLibraryLoadingTests(ITestOutputHelper output)
         DemoProcess.Result result = await DemoProcess.RunAsync(null);
 
         Assert.True(result.ExitCode == 0, $"exit code {result.ExitCode}; stderr:\n{result.StandardError}");
-        Assert.Contains("Net.Zmq demo on libzmq 4.3.5", result.StandardOutput, StringComparison.Ordinal);
+        Assert.Contains($"Net.Zmq demo on libzmq {BundledLibrary.Version} (draft API: yes)", result.StandardOutput, StringComparison.Ordinal);
         Assert.Contains("Demo finished.", result.StandardOutput, StringComparison.Ordinal);
     }
 
@@ -85,8 +86,9 @@ public class NativeLibraryLoadingTests(ITestOutputHelper output)
             DemoProcess.Result result = await DemoProcess.RunAsync(null, Path.Combine(app, "Net.Zmq.Demo.dll"));
 
             Assert.True(result.ExitCode == 0, $"exit code {result.ExitCode}; stderr:\n{result.StandardError}");
+            // Debian's libzmq5 is built without the draft API; the bundled build has it.
             Assert.Contains("Net.Zmq demo on libzmq 4.3.", result.StandardOutput, StringComparison.Ordinal);
-            Assert.DoesNotContain("libzmq 4.3.5", result.StandardOutput, StringComparison.Ordinal); // the system's is Debian 12's 4.3.4
+            Assert.Contains("(draft API: no)", result.StandardOutput, StringComparison.Ordinal);
             Assert.Contains("Demo finished.", result.StandardOutput, StringComparison.Ordinal);
         }
         finally
