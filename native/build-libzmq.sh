@@ -209,6 +209,9 @@ set_rid() {
     SODIUM_CONFIGURE=(--disable-shared --enable-static --with-pic --disable-ssp
                       --disable-dependency-tracking --disable-debug)
     [ -n "$HOST_TRIPLET" ] && SODIUM_CONFIGURE+=(--host="$HOST_TRIPLET")
+    # glibc gained arc4random in 2.36 (bookworm); libsodium falls back to getrandom without it, which keeps the
+    # Linux libraries loadable on glibc 2.35 (Ubuntu 22.04).
+    case $RID in linux-*) SODIUM_CONFIGURE+=(ac_cv_func_arc4random=no ac_cv_func_arc4random_buf=no) ;; esac
 
     ZMQ_CMAKE=(
         -DCMAKE_BUILD_TYPE=Release
