@@ -229,7 +229,9 @@ set_rid() {
         linux-*)
             # libstdc++/libgcc linked in statically and their symbols (and libsodium's)
             # kept out of the export table; SONAME is plain libzmq.so.
-            ZMQ_LDFLAGS="-static-libstdc++ -static-libgcc -Wl,--exclude-libs,ALL -Wl,--as-needed -Wl,-O1"
+            # glibc-compat.o defines arc4random for the static libstdc++ (see native/glibc-compat.c), so the
+            # library needs glibc 2.35 at most.
+            ZMQ_LDFLAGS="$RID_WORK/glibc-compat.o -static-libstdc++ -static-libgcc -Wl,--exclude-libs,ALL -Wl,--as-needed -Wl,-O1"
             ZMQ_CMAKE+=(-DCMAKE_PLATFORM_NO_VERSIONED_SONAME=ON)
             ;;
         win-x64)
@@ -281,7 +283,7 @@ stamp_key() {
         echo "sodium-cflags=$SODIUM_CFLAGS"
         echo "sodium-configure=${SODIUM_CONFIGURE[*]}"
         echo "zmq-cmake=${ZMQ_CMAKE[*]}"
-        echo "script-sha256=$(sha256sum "$SCRIPT" | cut -d' ' -f1)"
+        echo "script-sha256=$(sha256sum "$SCRIPT" "$ROOT/native/glibc-compat.c" | cut -d' ' -f1 | tr '\n' ' ')"
     } | sed "s|$ROOT|<repo>|g"
 }
 
@@ -351,6 +353,10 @@ build_zmq() {
     rm -rf "$b"; mkdir -p "$b"
     write_toolchain
     ZMQ_CMAKE_EXTRA=()
+    case $RID in
+        linux-*) "$CC" -O2 -fPIC -c "$ROOT/native/glibc-compat.c" -o "$RID_WORK/glibc-compat.o" \
+                     || die "cannot compile native/glibc-compat.c for $RID" ;;
+    esac
     if [ "$RID" = win-x64 ] && grep -B1 '#include <afunix.h>' "$ZMQ_SRC/src/ipc_address.hpp" | grep -q _MSC_VER; then
         # This libzmq includes <afunix.h> only for MSVC and <sys/socket.h> otherwise, so
         # with MinGW the ipc transport does not compile: leave it out (follows from the
@@ -409,7 +415,14 @@ check_dependencies() {
     esac
     [ -z "$bad" ] || die "$RID_OUT/$LIBNAME depends on unexpected libraries: $(echo $bad)"
     case $RID in
-        linux-*) [[ $(readelf -d "$RID_OUT/$LIBNAME") == *"(SONAME)"*"[libzmq.so]"* ]] || die "SONAME of $LIBNAME is not libzmq.so" ;;
+        linux-*)
+            [[ $(readelf -d "$RID_OUT/$LIBNAME") == *"(SONAME)"*"[libzmq.so]"* ]] || die "SONAME of $LIBNAME is not libzmq.so"
+            # The newest glibc symbol version it needs: 2.35 (Ubuntu 22.04) at most.
+            local glibc
+            glibc=$("$OBJDUMP" -T "$RID_OUT/$LIBNAME" | grep -o 'GLIBC_[0-9.]*' | sort -Vu | tail -n 1)
+            [ "$(printf '%s\n' "$glibc" GLIBC_2.35 | sort -V | tail -n 1)" = GLIBC_2.35 ] \
+                || die "$LIBNAME needs $glibc; it must load on glibc 2.35"
+            ;;
     esac
 }
 
