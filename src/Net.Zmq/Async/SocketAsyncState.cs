@@ -46,6 +46,9 @@ internal sealed unsafe class SocketAsyncState
 
     internal bool IsDisposed => Volatile.Read(ref _disposed) != 0;
 
+    /// <summary>Held while a socket's state is created, and while a Poller or a proxy takes or gives back its hold on a socket.</summary>
+    internal static object CreationLock => s_creation;
+
     /// <summary>Creates the state of <paramref name="socket"/> once and registers it with the reactor.</summary>
     internal static SocketAsyncState GetOrCreate(Socket socket, ref SocketAsyncState? field)
     {
@@ -56,6 +59,7 @@ internal sealed unsafe class SocketAsyncState
                 return existing;
             }
 
+            socket.ThrowIfHeldForPolling();
             SocketReactor reactor = SocketReactor.Instance;
             var state = new SocketAsyncState(socket, socket.GetOption<nint>(SocketOption.FileDescriptor));
             state._slot = reactor.Register(state, state._fd);
