@@ -41,6 +41,11 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     private MultipartMessage? _multipart;
     private int _nextFrame;
     private int _flags;
+    private int _generation;
+
+    // Whether this operation holds its Message or MultipartMessage claimed (TryEnterAsyncCall): during each libzmq
+    // call, and for a multipart send from its first queued frame until it completes.
+    private bool _argumentsClaimed;
 
     internal SocketOperation(SocketAsyncState owner, string name)
     {
@@ -101,6 +106,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
         Claim();
         _kind = OperationKind.ReceiveMultipart;
         _multipart = message;
+        _generation = message.Generation;
         return this;
     }
 
@@ -131,6 +137,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
         Claim();
         _kind = OperationKind.SendMultipart;
         _multipart = message;
+        _generation = message.Generation;
         _nextFrame = 0;
         return this;
     }
@@ -140,6 +147,70 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     /// ready); true when it is finished, with its <paramref name="result"/> or the <paramref name="error"/> it met.
     /// </summary>
     internal bool TryExecute(nint socket, out int result, out Exception? error)
+    {
+        if (!TryClaimArguments())
+        {
+            // The message was disposed (or the multipart message cleared) while the operation waited: libzmq must
+            // never see it.
+            result = 0;
+            error = new ObjectDisposedException(_multipart is null ? typeof(Message).FullName : typeof(MultipartMessage).FullName,
+                $"The message was disposed while the asynchronous {_name} waited for the socket.");
+            return true;
+        }
+
+        bool finished = false;
+        try
+        {
+            finished = TryExecuteClaimed(socket, out result, out error);
+            return finished;
+        }
+        finally
+        {
+            // A multipart send that has queued frames keeps the message until it completes, so it is sent whole.
+            if (finished || _kind != OperationKind.SendMultipart || _nextFrame == 0)
+            {
+                ReleaseArguments();
+            }
+        }
+    }
+
+    private bool TryClaimArguments()
+    {
+        if (_argumentsClaimed)
+        {
+            return true;
+        }
+
+        switch (_kind)
+        {
+            case OperationKind.ReceiveMessage or OperationKind.SendMessage:
+                return _argumentsClaimed = _message!.TryEnterAsyncCall();
+            case OperationKind.ReceiveMultipart or OperationKind.SendMultipart:
+                return _argumentsClaimed = _multipart!.TryEnterAsyncCall(_generation);
+            default:
+                return true; // a buffer: the caller keeps it untouched until the operation completes
+        }
+    }
+
+    private void ReleaseArguments()
+    {
+        if (!_argumentsClaimed)
+        {
+            return;
+        }
+
+        _argumentsClaimed = false;
+        if (_multipart is { } multipart)
+        {
+            multipart.ExitAsyncCall();
+        }
+        else
+        {
+            _message?.ExitAsyncCall();
+        }
+    }
+
+    private bool TryExecuteClaimed(nint socket, out int result, out Exception? error)
     {
         error = null;
         int errorNumber;
@@ -324,6 +395,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
 
     private void ClearArguments()
     {
+        ReleaseArguments();
         if (_pooledArray is { } array)
         {
             ArrayPool<byte>.Shared.Return(array);
