@@ -34,13 +34,23 @@ internal sealed unsafe class SocketAsyncState
     {
         _socket = socket;
         _fd = fd;
-        Receive = new SocketOperation(this, "receive");
-        Send = new SocketOperation(this, "send");
+        _receive = new SocketOperation(this, "receive");
+        _send = new SocketOperation(this, "send");
     }
 
-    internal SocketOperation Receive { get; }
+    // Replaced only when the operation was completed by cancellation and its ValueTask never awaited (see Fresh).
+    private SocketOperation _receive;
+    private SocketOperation _send;
 
-    internal SocketOperation Send { get; }
+    internal SocketOperation Receive => Volatile.Read(ref _receive);
+
+    internal SocketOperation Send => Volatile.Read(ref _send);
+
+    /// <summary>The receive operation to claim for a new call.</summary>
+    internal SocketOperation NextReceive => Fresh(ref _receive);
+
+    /// <summary>The send operation to claim for a new call.</summary>
+    internal SocketOperation NextSend => Fresh(ref _send);
 
     internal SocketType SocketType => _socket.Type;
 
@@ -72,6 +82,24 @@ internal sealed unsafe class SocketAsyncState
 
             return state;
         }
+    }
+
+    /// <summary>
+    /// The operation in <paramref name="field"/>, or a new one in its place when it was completed by cancellation and
+    /// nobody took the result: its ValueTask keeps the old object (awaiting it later still throws the cancellation),
+    /// and the direction is free again. Allocates only then, never on the hot path.
+    /// </summary>
+    private SocketOperation Fresh(ref SocketOperation field)
+    {
+        SocketOperation operation = Volatile.Read(ref field);
+        if (!operation.IsCancelledAndUnobserved)
+        {
+            return operation;
+        }
+
+        var fresh = new SocketOperation(this, operation.Name);
+        SocketOperation current = Interlocked.CompareExchange(ref field, fresh, operation);
+        return current == operation ? fresh : current;
     }
 
     internal ObjectDisposedException CreateDisposedException() => new(typeof(Socket).FullName, "The socket was disposed while the operation waited.");

@@ -9,6 +9,8 @@ namespace Net.Zmq.Async;
 /// The one asynchronous send or receive a socket can have in flight, reused for every operation in that direction
 /// so that awaiting allocates nothing. Its state moves Idle → Busy (someone is calling libzmq for it) → Parked
 /// (waiting for the socket to become ready) → Busy → ... → Completed → Idle (when the awaiter takes the result).
+/// An operation completed by cancellation whose result nobody takes stays Completed; the socket's next call in that
+/// direction replaces it with a new one (<see cref="SocketAsyncState"/>), so the direction is not blocked forever.
 /// Only the thread that moved it to Busy touches libzmq or the arguments; cancellation and disposal complete it
 /// only from Parked, so a frame is never received into an operation that has already been cancelled.
 /// </summary>
@@ -30,6 +32,9 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     private ManualResetValueTaskSourceCore<int> _core = new() { RunContinuationsAsynchronously = true };
     private int _state;
     private int _cancelRequested;
+
+    // Set when cancellation completed the operation, before its result is published; cleared by the next Claim.
+    private volatile bool _completedByCancellation;
     private CancellationToken _cancellationToken;
     private CancellationTokenRegistration _registration;
 
@@ -57,6 +62,11 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
 
     internal bool IsParked => Volatile.Read(ref _state) == Parked;
 
+    internal string Name => _name;
+
+    /// <summary>Completed by cancellation and its result not taken yet: a new call may take a fresh operation instead.</summary>
+    internal bool IsCancelledAndUnobserved => Volatile.Read(ref _state) == Completed && _completedByCancellation;
+
     /// <summary>The token of the current operation, for the <see cref="ValueTask"/> handed to the caller.</summary>
     internal short Version => _core.Version;
 
@@ -73,6 +83,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
 
         _core.Reset();
         _cancelRequested = 0;
+        _completedByCancellation = false;
     }
 
     /// <summary>Gives the operation back unused, after it completed synchronously or was rejected.</summary>
@@ -357,6 +368,11 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
         if (Interlocked.CompareExchange(ref _state, Completed, Parked) != Parked)
         {
             return;
+        }
+
+        if (errorNumber == CancelledError)
+        {
+            _completedByCancellation = true;
         }
 
         Exception error = errorNumber switch
