@@ -27,6 +27,11 @@ public sealed unsafe class Message : IDisposable
     private ZmqMsg _msg;
     private bool _disposed;
 
+    // Who may touch _msg besides the owner's thread: an asynchronous operation's libzmq call, on the reactor thread.
+    // A Dispose that meets such a call leaves the close to the call's end, so libzmq never sees a closed message.
+    private const int Free = 0, InAsyncCall = 1, CloseDeferred = 2, Closed = 3;
+    private int _asyncUse;
+
     /// <summary>Creates an empty message, ready to receive into.</summary>
     public Message()
     {
@@ -357,6 +362,22 @@ public sealed unsafe class Message : IDisposable
         }
     }
 
+    /// <summary>
+    /// Claims the message for one libzmq call of an asynchronous operation; false once it was disposed. A Dispose
+    /// meanwhile only marks it, and <see cref="ExitAsyncCall"/> closes it.
+    /// </summary>
+    internal bool TryEnterAsyncCall() => Interlocked.CompareExchange(ref _asyncUse, InAsyncCall, Free) == Free;
+
+    /// <summary>Ends a call claimed by <see cref="TryEnterAsyncCall"/>; closes the message if it was disposed during the call.</summary>
+    internal void ExitAsyncCall()
+    {
+        if (Interlocked.CompareExchange(ref _asyncUse, Free, InAsyncCall) != InAsyncCall)
+        {
+            Volatile.Write(ref _asyncUse, Closed);
+            CloseNative();
+        }
+    }
+
     private void Close()
     {
         if (_disposed)
@@ -365,6 +386,24 @@ public sealed unsafe class Message : IDisposable
         }
 
         _disposed = true;
+        while (true)
+        {
+            int prior = Interlocked.CompareExchange(ref _asyncUse, Closed, Free);
+            if (prior == Free)
+            {
+                CloseNative();
+                return;
+            }
+
+            if (prior != InAsyncCall || Interlocked.CompareExchange(ref _asyncUse, CloseDeferred, InAsyncCall) == InAsyncCall)
+            {
+                return; // an asynchronous operation's call is inside libzmq with it: that call closes it on its way out
+            }
+        }
+    }
+
+    private void CloseNative()
+    {
         fixed (ZmqMsg* msg = &_msg)
         {
             LibZmq.MsgClose(msg);

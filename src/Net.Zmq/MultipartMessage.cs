@@ -13,6 +13,12 @@ public sealed class MultipartMessage : IReadOnlyList<Message>, IDisposable
     private readonly List<Message> _frames = [];
     private int _count;
 
+    // As in Message: an asynchronous operation's libzmq calls claim the frames, and a Clear or Dispose meanwhile is
+    // left to the end of that call. Each Clear starts a new generation, so a waiting operation sees it happened.
+    private const int Free = 0, InAsyncCall = 1, ClearDeferred = 2, Clearing = 3;
+    private int _asyncUse;
+    private int _generation;
+
     /// <summary>Creates an empty multipart message.</summary>
     public MultipartMessage()
     {
@@ -91,8 +97,74 @@ public sealed class MultipartMessage : IReadOnlyList<Message>, IDisposable
     public void AddEmpty() => Add(new Message());
 
     /// <summary>Removes all frames (disposing them).</summary>
+    /// <remarks>An asynchronous send or receive waiting on this message then fails with <see cref="ObjectDisposedException"/>.</remarks>
     public void Clear()
     {
+        while (true)
+        {
+            int prior = Interlocked.CompareExchange(ref _asyncUse, Clearing, Free);
+            if (prior == Free)
+            {
+                try
+                {
+                    ClearNow();
+                }
+                finally
+                {
+                    Volatile.Write(ref _asyncUse, Free);
+                }
+
+                return;
+            }
+
+            if (prior == ClearDeferred || (prior == InAsyncCall && Interlocked.CompareExchange(ref _asyncUse, ClearDeferred, InAsyncCall) == InAsyncCall))
+            {
+                return; // an asynchronous operation's call holds the frames: it clears them on its way out
+            }
+
+            Thread.SpinWait(1); // another thread is clearing it
+        }
+    }
+
+    /// <summary>Which Clear (or Dispose) the message is at; an asynchronous operation records it when it starts.</summary>
+    internal int Generation => Volatile.Read(ref _generation);
+
+    /// <summary>Claims the frames for a libzmq call of an asynchronous operation started at <paramref name="generation"/>; false if cleared or disposed since.</summary>
+    internal bool TryEnterAsyncCall(int generation)
+    {
+        if (Interlocked.CompareExchange(ref _asyncUse, InAsyncCall, Free) != Free)
+        {
+            return false;
+        }
+
+        if (Volatile.Read(ref _generation) != generation)
+        {
+            ExitAsyncCall();
+            return false;
+        }
+
+        return true;
+    }
+
+    /// <summary>Ends a claim of <see cref="TryEnterAsyncCall"/>; runs a Clear or Dispose that came meanwhile.</summary>
+    internal void ExitAsyncCall()
+    {
+        if (Interlocked.CompareExchange(ref _asyncUse, Free, InAsyncCall) != InAsyncCall)
+        {
+            try
+            {
+                ClearNow();
+            }
+            finally
+            {
+                Volatile.Write(ref _asyncUse, Free);
+            }
+        }
+    }
+
+    private void ClearNow()
+    {
+        Interlocked.Increment(ref _generation);
         foreach (Message frame in _frames)
         {
             frame.Dispose();

@@ -40,14 +40,27 @@ public sealed unsafe class Poller : IDisposable
     public int Count => _used;
 
     /// <summary>Registers <paramref name="socket"/> for <paramref name="events"/>; returns its index.</summary>
-    /// <remarks>Don't poll a socket that also has asynchronous operations: <see cref="Poll(int)"/> drives it outside the socket's async gate.</remarks>
+    /// <remarks>
+    /// <para>
+    /// A socket used with the asynchronous methods (<c>SendAsync</c>, <c>RecvAsync</c> and the others) is driven by
+    /// Net.Zmq's reactor and cannot be polled: <c>Add</c> refuses it with <see cref="InvalidOperationException"/>.
+    /// Poll sockets you use synchronously only, or keep using the async API (<c>Task.WhenAny</c> over several
+    /// receives, or one receive loop per socket).
+    /// </para>
+    /// <para>
+    /// While the poller holds a socket, the socket's asynchronous methods throw <see cref="InvalidOperationException"/>.
+    /// Once the entry is removed (<see cref="Remove"/>) or the poller disposed, the socket may be used asynchronously,
+    /// and from then on it cannot be added to a poller again.
+    /// </para>
+    /// </remarks>
     /// <exception cref="ArgumentNullException"><paramref name="socket"/> is null.</exception>
     /// <exception cref="ObjectDisposedException">The socket or the poller was disposed.</exception>
+    /// <exception cref="InvalidOperationException">The socket has been used with the asynchronous methods.</exception>
     public int Add(Socket socket, PollEvents events)
     {
         ArgumentNullException.ThrowIfNull(socket);
         ThrowIfDisposed();
-        nint native = socket.Enter(); // held until Remove or Dispose, so the handle never dangles
+        nint native = socket.HoldForPolling("a Poller"); // held until Remove or Dispose, so the handle never dangles
         int index = NextFreeIndex();
         _sockets[index] = socket;
         WriteItem(index, native, fd: -1, events);
@@ -210,7 +223,7 @@ public sealed unsafe class Poller : IDisposable
         _inUse[index] = false;
         _used--;
         WriteItem(index, 0, fd: -1, PollEvents.None);
-        socket?.Exit();
+        socket?.ReleaseHold();
     }
 
     private void ExpectEntry(int index)
@@ -239,7 +252,7 @@ public sealed unsafe class Poller : IDisposable
 
         for (int i = 0; i < _count; i++)
         {
-            _sockets[i]?.Exit();
+            _sockets[i]?.ReleaseHold();
             _sockets[i] = null;
         }
 

@@ -9,7 +9,9 @@ namespace Net.Zmq;
 /// request queue), XSUB/XPUB (a pub-sub forwarder) and PULL/PUSH (a pipeline streamer).
 /// </summary>
 /// <remarks>
-/// The proxy owns its sockets while it runs: do not use them from any other thread until it returns. Each socket is
+/// The proxy owns its sockets while it runs: do not use them from any other thread until it returns. A socket used
+/// with the asynchronous methods (<c>SendAsync</c>, <c>RecvAsync</c>, ...) is driven by Net.Zmq's reactor and is refused
+/// with <see cref="InvalidOperationException"/>; while the proxy runs, its sockets' asynchronous methods are refused. Each socket is
 /// kept alive for the whole run, so disposing one meanwhile only closes it after the proxy has returned. Stop a proxy
 /// by shutting its context down (<see cref="Context.Shutdown"/> or <see cref="Context.Dispose"/>), or a steerable
 /// one with <see cref="ProxyController.Terminate"/>; both return quietly. If a signal interrupts libzmq (EINTR) the
@@ -25,6 +27,7 @@ public static class Proxy
     /// <exception cref="ArgumentNullException"><paramref name="frontend"/> or <paramref name="backend"/> is null.</exception>
     /// <exception cref="ArgumentException">The same socket is passed twice.</exception>
     /// <exception cref="ObjectDisposedException">A socket was disposed; the proxy did not start.</exception>
+    /// <exception cref="InvalidOperationException">A socket has been used with the asynchronous methods; the proxy did not start.</exception>
     /// <exception cref="ZmqException">libzmq stopped the proxy with an error (for example ENOTSUP: the capture socket cannot send).</exception>
     public static void Start(Socket frontend, Socket backend, Socket? capture = null)
     {
@@ -59,6 +62,7 @@ public static class Proxy
     /// <exception cref="ArgumentNullException"><paramref name="frontend"/>, <paramref name="backend"/> or <paramref name="control"/> is null.</exception>
     /// <exception cref="ArgumentException">The same socket is passed twice, or <paramref name="control"/> is of a type that cannot receive commands (PUB, PUSH, REQ, ROUTER, STREAM, XPUB, XSUB).</exception>
     /// <exception cref="ObjectDisposedException">A socket was disposed; the proxy did not start.</exception>
+    /// <exception cref="InvalidOperationException">A socket has been used with the asynchronous methods; the proxy did not start.</exception>
     /// <exception cref="ZmqException">libzmq stopped the proxy with an error (for example STATISTICS sent to a control socket that cannot reply).</exception>
     public static void StartSteerable(Socket frontend, Socket backend, Socket? capture, Socket control)
     {
@@ -101,20 +105,20 @@ public static class Proxy
         try
         {
             // Every handle stays referenced until the proxy returns, so a concurrent Dispose cannot close it under libzmq.
-            nint frontendHandle = frontend.Enter();
+            nint frontendHandle = frontend.HoldForPolling("a Proxy");
             frontendEntered = true;
-            nint backendHandle = backend.Enter();
+            nint backendHandle = backend.HoldForPolling("a Proxy");
             backendEntered = true;
             nint captureHandle = 0, controlHandle = 0;
             if (capture is not null)
             {
-                captureHandle = capture.Enter();
+                captureHandle = capture.HoldForPolling("a Proxy");
                 captureEntered = true;
             }
 
             if (control is not null)
             {
-                controlHandle = control.Enter();
+                controlHandle = control.HoldForPolling("a Proxy");
                 controlEntered = true;
             }
 
@@ -145,22 +149,22 @@ public static class Proxy
         {
             if (controlEntered)
             {
-                control!.Exit();
+                control!.ReleaseHold();
             }
 
             if (captureEntered)
             {
-                capture!.Exit();
+                capture!.ReleaseHold();
             }
 
             if (backendEntered)
             {
-                backend.Exit();
+                backend.ReleaseHold();
             }
 
             if (frontendEntered)
             {
-                frontend.Exit();
+                frontend.ReleaseHold();
             }
         }
     }

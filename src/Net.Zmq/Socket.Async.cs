@@ -47,7 +47,7 @@ public sealed partial class Socket
         }
 
         SocketAsyncState state = AsyncState;
-        return state.RunForCount(state.Receive.ClaimToReceive(buffer), cancellationToken);
+        return state.RunForCount(state.NextReceive.ClaimToReceive(buffer), cancellationToken);
     }
 
     /// <summary>Receives one frame into <paramref name="buffer"/>; the result is as for <see cref="RecvAsync(Memory{byte}, CancellationToken)"/>.</summary>
@@ -79,7 +79,7 @@ public sealed partial class Socket
         }
 
         SocketAsyncState state = AsyncState;
-        return state.Run(state.Receive.ClaimToReceive(message), cancellationToken);
+        return state.Run(state.NextReceive.ClaimToReceive(message), cancellationToken);
     }
 
     /// <summary>Receives one frame and decodes it as UTF-8.</summary>
@@ -119,7 +119,7 @@ public sealed partial class Socket
         }
 
         SocketAsyncState state = AsyncState;
-        return state.Run(state.Receive.ClaimToReceive(message), cancellationToken);
+        return state.Run(state.NextReceive.ClaimToReceive(message), cancellationToken);
     }
 
     /// <summary>Receives a whole multipart message into a new <see cref="MultipartMessage"/>, which the caller disposes.</summary>
@@ -290,7 +290,7 @@ public sealed partial class Socket
         }
 
         SocketAsyncState state = AsyncState;
-        return state.Run(state.Send.ClaimToSend(message, flags), cancellationToken);
+        return state.Run(state.NextSend.ClaimToSend(message, flags), cancellationToken);
     }
 
     /// <summary>Sends <paramref name="message"/> as one frame without copying it; see <see cref="SendAsync(Message, SendFlags, CancellationToken)"/>.</summary>
@@ -317,7 +317,7 @@ public sealed partial class Socket
         }
 
         SocketAsyncState state = AsyncState;
-        return state.Run(state.Send.ClaimToSend(message), cancellationToken);
+        return state.Run(state.NextSend.ClaimToSend(message), cancellationToken);
     }
 
     private SocketAsyncState AsyncState
@@ -361,7 +361,7 @@ public sealed partial class Socket
         try
         {
             state = AsyncState;
-            operation = state.Send.ClaimToSend(data, flags, pooledArray);
+            operation = state.NextSend.ClaimToSend(data, flags, pooledArray);
         }
         catch
         {

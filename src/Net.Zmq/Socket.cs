@@ -22,6 +22,10 @@ public sealed partial class Socket : IDisposable
     // Created by the first asynchronous call; from then on every call on the socket goes through its gate.
     private SocketAsyncState? _async;
 
+    // How many Poller entries and running proxies hold the socket. They drive it inside libzmq outside the async
+    // gate, so while any holds it no async state is created, and a socket with one is never held (HoldForPolling).
+    private int _holders;
+
     // SendFlags.SendMore on the draft sockets, which take single-part messages only; 0 on the others. One field read
     // and one test on the send path refuse a multipart send before libzmq queues anything.
     private readonly int _refusedSendFlags;
@@ -188,6 +192,59 @@ public sealed partial class Socket : IDisposable
     {
         Volatile.Read(ref _async)?.ExitSync();
         _handle.DangerousRelease();
+    }
+
+    /// <summary>
+    /// Leases the native socket for a <see cref="Poller"/> entry or a running <see cref="Proxy"/> (<paramref name="holder"/>),
+    /// until <see cref="ReleaseHold"/>. Never takes the async gate: a socket used asynchronously is refused instead,
+    /// and while the lease is held the asynchronous methods are refused.
+    /// </summary>
+    /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
+    /// <exception cref="InvalidOperationException">The socket has been used with the asynchronous methods.</exception>
+    internal nint HoldForPolling(string holder)
+    {
+        if (_disposed)
+        {
+            ThrowHelper.ThrowObjectDisposed(this);
+        }
+
+        lock (SocketAsyncState.CreationLock)
+        {
+            if (Volatile.Read(ref _async) is not null)
+            {
+                ThrowHelper.ThrowInvalidOperation(
+                    $"This {Type} socket has been used with SendAsync/RecvAsync and cannot be given to {holder}: a socket used " +
+                    "with SendAsync/RecvAsync is driven by Net.Zmq's reactor; poll a socket you use synchronously only, or keep " +
+                    "using the async API (await several sockets with Task.WhenAny or one receive loop each).");
+            }
+
+            nint socket = _handle.Enter(this);
+            _holders++;
+            return socket;
+        }
+    }
+
+    /// <summary>Gives back a lease taken by <see cref="HoldForPolling"/>.</summary>
+    internal void ReleaseHold()
+    {
+        lock (SocketAsyncState.CreationLock)
+        {
+            _holders--;
+        }
+
+        _handle.DangerousRelease();
+    }
+
+    /// <summary>Throws when a Poller or a proxy holds the socket; called, under the creation lock, before the async state is created.</summary>
+    internal void ThrowIfHeldForPolling()
+    {
+        if (_holders != 0)
+        {
+            ThrowHelper.ThrowInvalidOperation(
+                $"This {Type} socket is held by a Poller or a running Proxy, which drive it outside Net.Zmq's reactor, so " +
+                "SendAsync/RecvAsync cannot be used on it now. Remove it from the Poller (or dispose the Poller, or stop the " +
+                "proxy) first, or use the synchronous calls while it is polled.");
+        }
     }
 
     internal SocketHandle Handle => _handle;

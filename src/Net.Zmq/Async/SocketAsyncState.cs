@@ -34,17 +34,30 @@ internal sealed unsafe class SocketAsyncState
     {
         _socket = socket;
         _fd = fd;
-        Receive = new SocketOperation(this, "receive");
-        Send = new SocketOperation(this, "send");
+        _receive = new SocketOperation(this, "receive");
+        _send = new SocketOperation(this, "send");
     }
 
-    internal SocketOperation Receive { get; }
+    // Replaced only when the operation was completed by cancellation and its ValueTask never awaited (see Fresh).
+    private SocketOperation _receive;
+    private SocketOperation _send;
 
-    internal SocketOperation Send { get; }
+    internal SocketOperation Receive => Volatile.Read(ref _receive);
+
+    internal SocketOperation Send => Volatile.Read(ref _send);
+
+    /// <summary>The receive operation to claim for a new call.</summary>
+    internal SocketOperation NextReceive => Fresh(ref _receive);
+
+    /// <summary>The send operation to claim for a new call.</summary>
+    internal SocketOperation NextSend => Fresh(ref _send);
 
     internal SocketType SocketType => _socket.Type;
 
     internal bool IsDisposed => Volatile.Read(ref _disposed) != 0;
+
+    /// <summary>Held while a socket's state is created, and while a Poller or a proxy takes or gives back its hold on a socket.</summary>
+    internal static object CreationLock => s_creation;
 
     /// <summary>Creates the state of <paramref name="socket"/> once and registers it with the reactor.</summary>
     internal static SocketAsyncState GetOrCreate(Socket socket, ref SocketAsyncState? field)
@@ -56,6 +69,7 @@ internal sealed unsafe class SocketAsyncState
                 return existing;
             }
 
+            socket.ThrowIfHeldForPolling();
             SocketReactor reactor = SocketReactor.Instance;
             var state = new SocketAsyncState(socket, socket.GetOption<nint>(SocketOption.FileDescriptor));
             state._slot = reactor.Register(state, state._fd);
@@ -68,6 +82,24 @@ internal sealed unsafe class SocketAsyncState
 
             return state;
         }
+    }
+
+    /// <summary>
+    /// The operation in <paramref name="field"/>, or a new one in its place when it was completed by cancellation and
+    /// nobody took the result: its ValueTask keeps the old object (awaiting it later still throws the cancellation),
+    /// and the direction is free again. Allocates only then, never on the hot path.
+    /// </summary>
+    private SocketOperation Fresh(ref SocketOperation field)
+    {
+        SocketOperation operation = Volatile.Read(ref field);
+        if (!operation.IsCancelledAndUnobserved)
+        {
+            return operation;
+        }
+
+        var fresh = new SocketOperation(this, operation.Name);
+        SocketOperation current = Interlocked.CompareExchange(ref field, fresh, operation);
+        return current == operation ? fresh : current;
     }
 
     internal ObjectDisposedException CreateDisposedException() => new(typeof(Socket).FullName, "The socket was disposed while the operation waited.");

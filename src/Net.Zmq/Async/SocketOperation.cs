@@ -9,6 +9,8 @@ namespace Net.Zmq.Async;
 /// The one asynchronous send or receive a socket can have in flight, reused for every operation in that direction
 /// so that awaiting allocates nothing. Its state moves Idle → Busy (someone is calling libzmq for it) → Parked
 /// (waiting for the socket to become ready) → Busy → ... → Completed → Idle (when the awaiter takes the result).
+/// An operation completed by cancellation whose result nobody takes stays Completed; the socket's next call in that
+/// direction replaces it with a new one (<see cref="SocketAsyncState"/>), so the direction is not blocked forever.
 /// Only the thread that moved it to Busy touches libzmq or the arguments; cancellation and disposal complete it
 /// only from Parked, so a frame is never received into an operation that has already been cancelled.
 /// </summary>
@@ -30,6 +32,9 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     private ManualResetValueTaskSourceCore<int> _core = new() { RunContinuationsAsynchronously = true };
     private int _state;
     private int _cancelRequested;
+
+    // Set when cancellation completed the operation, before its result is published; cleared by the next Claim.
+    private volatile bool _completedByCancellation;
     private CancellationToken _cancellationToken;
     private CancellationTokenRegistration _registration;
 
@@ -41,6 +46,11 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     private MultipartMessage? _multipart;
     private int _nextFrame;
     private int _flags;
+    private int _generation;
+
+    // Whether this operation holds its Message or MultipartMessage claimed (TryEnterAsyncCall): during each libzmq
+    // call, and for a multipart send from its first queued frame until it completes.
+    private bool _argumentsClaimed;
 
     internal SocketOperation(SocketAsyncState owner, string name)
     {
@@ -51,6 +61,11 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     private enum OperationKind : byte { ReceiveBuffer, ReceiveMessage, ReceiveMultipart, SendBuffer, SendMessage, SendMultipart }
 
     internal bool IsParked => Volatile.Read(ref _state) == Parked;
+
+    internal string Name => _name;
+
+    /// <summary>Completed by cancellation and its result not taken yet: a new call may take a fresh operation instead.</summary>
+    internal bool IsCancelledAndUnobserved => Volatile.Read(ref _state) == Completed && _completedByCancellation;
 
     /// <summary>The token of the current operation, for the <see cref="ValueTask"/> handed to the caller.</summary>
     internal short Version => _core.Version;
@@ -68,6 +83,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
 
         _core.Reset();
         _cancelRequested = 0;
+        _completedByCancellation = false;
     }
 
     /// <summary>Gives the operation back unused, after it completed synchronously or was rejected.</summary>
@@ -101,6 +117,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
         Claim();
         _kind = OperationKind.ReceiveMultipart;
         _multipart = message;
+        _generation = message.Generation;
         return this;
     }
 
@@ -131,6 +148,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
         Claim();
         _kind = OperationKind.SendMultipart;
         _multipart = message;
+        _generation = message.Generation;
         _nextFrame = 0;
         return this;
     }
@@ -140,6 +158,70 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     /// ready); true when it is finished, with its <paramref name="result"/> or the <paramref name="error"/> it met.
     /// </summary>
     internal bool TryExecute(nint socket, out int result, out Exception? error)
+    {
+        if (!TryClaimArguments())
+        {
+            // The message was disposed (or the multipart message cleared) while the operation waited: libzmq must
+            // never see it.
+            result = 0;
+            error = new ObjectDisposedException(_multipart is null ? typeof(Message).FullName : typeof(MultipartMessage).FullName,
+                $"The message was disposed while the asynchronous {_name} waited for the socket.");
+            return true;
+        }
+
+        bool finished = false;
+        try
+        {
+            finished = TryExecuteClaimed(socket, out result, out error);
+            return finished;
+        }
+        finally
+        {
+            // A multipart send that has queued frames keeps the message until it completes, so it is sent whole.
+            if (finished || _kind != OperationKind.SendMultipart || _nextFrame == 0)
+            {
+                ReleaseArguments();
+            }
+        }
+    }
+
+    private bool TryClaimArguments()
+    {
+        if (_argumentsClaimed)
+        {
+            return true;
+        }
+
+        switch (_kind)
+        {
+            case OperationKind.ReceiveMessage or OperationKind.SendMessage:
+                return _argumentsClaimed = _message!.TryEnterAsyncCall();
+            case OperationKind.ReceiveMultipart or OperationKind.SendMultipart:
+                return _argumentsClaimed = _multipart!.TryEnterAsyncCall(_generation);
+            default:
+                return true; // a buffer: the caller keeps it untouched until the operation completes
+        }
+    }
+
+    private void ReleaseArguments()
+    {
+        if (!_argumentsClaimed)
+        {
+            return;
+        }
+
+        _argumentsClaimed = false;
+        if (_multipart is { } multipart)
+        {
+            multipart.ExitAsyncCall();
+        }
+        else
+        {
+            _message?.ExitAsyncCall();
+        }
+    }
+
+    private bool TryExecuteClaimed(nint socket, out int result, out Exception? error)
     {
         error = null;
         int errorNumber;
@@ -288,6 +370,11 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
             return;
         }
 
+        if (errorNumber == CancelledError)
+        {
+            _completedByCancellation = true;
+        }
+
         Exception error = errorNumber switch
         {
             CancelledError => new OperationCanceledException(_cancellationToken),
@@ -324,6 +411,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
 
     private void ClearArguments()
     {
+        ReleaseArguments();
         if (_pooledArray is { } array)
         {
             ArrayPool<byte>.Shared.Return(array);
