@@ -344,7 +344,7 @@ public sealed partial class Socket
                 "a draft socket may also be used from several threads at once.");
         }
 
-        return SocketAsyncState.GetOrCreate(this, ref _async);
+        return SocketAsyncState.GetOrCreate(this, ref _async, ref _asyncCollector);
     }
 
     private ValueTask SendBufferAsync(ReadOnlyMemory<byte> data, SendFlags flags, byte[]? pooledArray, CancellationToken cancellationToken)

@@ -22,6 +22,9 @@ public sealed partial class Socket : IDisposable
     // Created by the first asynchronous call; from then on every call on the socket goes through its gate.
     private SocketAsyncState? _async;
 
+    // Disposes the async state if this socket is collected undisposed (the reactor roots the state, not the socket).
+    private SocketAsyncStateCollector? _asyncCollector;
+
     // How many Poller entries and running proxies hold the socket. They drive it inside libzmq outside the async
     // gate, so while any holds it no async state is created, and a socket with one is never held (HoldForPolling).
     private int _holders;
@@ -167,6 +170,11 @@ public sealed partial class Socket : IDisposable
         _disposed = true;
         Interlocked.MemoryBarrier(); // pairs with the async state's creation, which checks _disposed after publishing
         Volatile.Read(ref _async)?.Dispose();
+        if (Volatile.Read(ref _asyncCollector) is { } collector)
+        {
+            GC.SuppressFinalize(collector);
+        }
+
         _handle.Dispose();
     }
 

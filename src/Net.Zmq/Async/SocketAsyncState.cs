@@ -20,7 +20,10 @@ internal sealed unsafe class SocketAsyncState
 
     private static readonly object s_creation = new();
 
-    private readonly Socket _socket;
+    // The handle and type, never the Socket: the reactor roots this state, and a Socket dropped without Dispose must
+    // stay collectible (its SocketAsyncStateCollector then disposes this state, and the handle's finalizer closes it).
+    private readonly SocketHandle _handle;
+    private readonly SocketType _type;
     private readonly object _gate = new();
     private readonly nint _fd;
     private int _slot = -1;
@@ -32,7 +35,8 @@ internal sealed unsafe class SocketAsyncState
 
     private SocketAsyncState(Socket socket, nint fd)
     {
-        _socket = socket;
+        _handle = socket.Handle;
+        _type = socket.Type;
         _fd = fd;
         _receive = new SocketOperation(this, "receive");
         _send = new SocketOperation(this, "send");
@@ -52,15 +56,18 @@ internal sealed unsafe class SocketAsyncState
     /// <summary>The send operation to claim for a new call.</summary>
     internal SocketOperation NextSend => Fresh(ref _send);
 
-    internal SocketType SocketType => _socket.Type;
+    internal SocketType SocketType => _type;
 
     internal bool IsDisposed => Volatile.Read(ref _disposed) != 0;
 
     /// <summary>Held while a socket's state is created, and while a Poller or a proxy takes or gives back its hold on a socket.</summary>
     internal static object CreationLock => s_creation;
 
-    /// <summary>Creates the state of <paramref name="socket"/> once and registers it with the reactor.</summary>
-    internal static SocketAsyncState GetOrCreate(Socket socket, ref SocketAsyncState? field)
+    /// <summary>
+    /// Creates the state of <paramref name="socket"/> once, registers it with the reactor, and puts the collector that
+    /// disposes it if the socket is dropped undisposed in <paramref name="collector"/>.
+    /// </summary>
+    internal static SocketAsyncState GetOrCreate(Socket socket, ref SocketAsyncState? field, ref SocketAsyncStateCollector? collector)
     {
         lock (s_creation)
         {
@@ -73,6 +80,7 @@ internal sealed unsafe class SocketAsyncState
             SocketReactor reactor = SocketReactor.Instance;
             var state = new SocketAsyncState(socket, socket.GetOption<nint>(SocketOption.FileDescriptor));
             state._slot = reactor.Register(state, state._fd);
+            collector = new SocketAsyncStateCollector(state);
             Interlocked.Exchange(ref field, state);
             if (socket.IsDisposed)
             {
@@ -292,7 +300,7 @@ internal sealed unsafe class SocketAsyncState
         }
         finally
         {
-            _socket.Handle.DangerousRelease();
+            _handle.DangerousRelease();
         }
     }
 
@@ -328,7 +336,7 @@ internal sealed unsafe class SocketAsyncState
         }
         finally
         {
-            _socket.Handle.DangerousRelease();
+            _handle.DangerousRelease();
         }
     }
 
@@ -337,13 +345,13 @@ internal sealed unsafe class SocketAsyncState
         bool added = false;
         try
         {
-            _socket.Handle.DangerousAddRef(ref added);
+            _handle.DangerousAddRef(ref added);
         }
         catch (ObjectDisposedException)
         {
         }
 
-        socket = added ? _socket.Handle.DangerousGetHandle() : 0;
+        socket = added ? _handle.DangerousGetHandle() : 0;
         return added;
     }
 

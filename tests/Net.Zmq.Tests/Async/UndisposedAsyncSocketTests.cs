@@ -1,0 +1,63 @@
+using System.Runtime.CompilerServices;
+using Net.Zmq.Tests.Support;
+
+namespace Net.Zmq.Tests.Async;
+
+/// <summary>
+/// A socket used asynchronously and then dropped without Dispose is collected, its native socket closed by the
+/// finalizers, like a socket never used asynchronously: the reactor must not keep it alive.
+/// </summary>
+[Collection(AsyncMeasurementCollection.Name)]
+public sealed class UndisposedAsyncSocketTests
+{
+    private const int Sockets = 50;
+
+    [Fact]
+    public void Sockets_used_asynchronously_and_dropped_undisposed_are_collected_and_their_descriptors_closed()
+    {
+        using var context = new Context { DefaultLinger = TimeSpan.Zero };
+        using var router = new Socket(context, SocketType.Router);
+        router.Bind("tcp://127.0.0.1:*");
+        int before = OpenDescriptors();
+
+        WeakReference[] dropped = UseAsynchronouslyAndDrop(context, router.LastEndpoint);
+        int whileOpen = OpenDescriptors();
+        Assert.True(whileOpen - before >= Sockets, $"{Sockets} connected sockets hold descriptors ({before} -> {whileOpen})");
+
+        // A collection finalizes each socket's collector (which unregisters it), the next its native handle.
+        var deadline = DateTime.UtcNow + Waits.Event;
+        while ((dropped.Any(w => w.IsAlive) || OpenDescriptors() - before > Sockets / 5) && DateTime.UtcNow < deadline)
+        {
+            GC.Collect();
+            GC.WaitForPendingFinalizers();
+            Thread.Yield();
+        }
+
+        Assert.DoesNotContain(dropped, w => w.IsAlive);
+        int after = OpenDescriptors();
+        Assert.True(after - before <= Sockets / 5, $"descriptors {before} -> {whileOpen} -> {after}: the dropped sockets were not closed");
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static WeakReference[] UseAsynchronouslyAndDrop(Context context, string endpoint)
+    {
+        var dropped = new WeakReference[Sockets];
+        for (int i = 0; i < Sockets; i++)
+        {
+            var dealer = new Socket(context, SocketType.Dealer);
+            dealer.Connect(endpoint);
+            Assert.True(dealer.SendAsync($"hello {i}").AsTask().Wait(Waits.Event), "the async send completed");
+            if (i % 2 == 0)
+            {
+                // Half of them also leave a receive parked, never completed and never awaited.
+                _ = dealer.RecvAsync(new byte[16]);
+            }
+
+            dropped[i] = new WeakReference(dealer);
+        }
+
+        return dropped;
+    }
+
+    private static int OpenDescriptors() => Directory.GetFiles("/proc/self/fd").Length;
+}
