@@ -25,6 +25,11 @@ public sealed partial class Socket : IDisposable
     // Disposes the async state if this socket is collected undisposed (the reactor roots the state, not the socket).
     private SocketAsyncStateCollector? _asyncCollector;
 
+    // The managed thread inside a call on this socket (0: none) and how deeply, so that a second thread calling at
+    // the same time gets an exception instead of corrupting libzmq's socket. Only the owning thread touches the depth.
+    private int _callThread;
+    private int _callDepth;
+
     // How many Poller entries and running proxies hold the socket. They drive it inside libzmq outside the async
     // gate, so while any holds it no async state is created, and a socket with one is never held (HoldForPolling).
     private int _holders;
@@ -181,7 +186,11 @@ public sealed partial class Socket : IDisposable
     /// <inheritdoc />
     public override string ToString() => IsDisposed ? $"{Type} socket (disposed)" : $"{Type} socket";
 
-    /// <summary>Adds a reference to the native socket for one call; throws <see cref="ObjectDisposedException"/> once disposed.</summary>
+    /// <summary>
+    /// Adds a reference to the native socket for one call and claims the socket for the calling thread; throws
+    /// <see cref="ObjectDisposedException"/> once disposed, and <see cref="InvalidOperationException"/> when another
+    /// thread is inside a call on it (thread-safe draft sockets excepted).
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal nint Enter()
     {
@@ -191,6 +200,19 @@ public sealed partial class Socket : IDisposable
         }
 
         nint socket = _handle.Enter(this);
+        if (!IsDraft)
+        {
+            int thread = Environment.CurrentManagedThreadId;
+            int owner = Interlocked.CompareExchange(ref _callThread, thread, 0);
+            if (owner != 0 && owner != thread)
+            {
+                _handle.DangerousRelease();
+                ThrowHelper.ThrowConcurrentUse(this, owner);
+            }
+
+            _callDepth++;
+        }
+
         Volatile.Read(ref _async)?.EnterSync();
         return socket;
     }
@@ -199,6 +221,11 @@ public sealed partial class Socket : IDisposable
     internal void Exit()
     {
         Volatile.Read(ref _async)?.ExitSync();
+        if (!IsDraft && --_callDepth == 0)
+        {
+            Volatile.Write(ref _callThread, 0);
+        }
+
         _handle.DangerousRelease();
     }
 

@@ -47,6 +47,14 @@ internal static class ThrowHelper
     internal static void ThrowObjectDisposed(object instance) => throw new ObjectDisposedException(instance.GetType().FullName);
 
     [DoesNotReturn]
+    internal static void ThrowConcurrentUse(Socket socket, int otherThread) =>
+        throw new InvalidOperationException(
+            $"The {socket.Type} socket is in use by thread {otherThread} while thread {Environment.CurrentManagedThreadId} " +
+            "called it. libzmq sockets are not thread-safe, and two calls at once corrupt them: use each socket from one " +
+            "thread at a time (hand it over through a lock or a queue), give each thread its own socket, or use a " +
+            "thread-safe draft socket (Server/Client, Radio/Dish, Scatter/Gather, Peer, Channel).");
+
+    [DoesNotReturn]
     internal static void ThrowArgument(string message, string paramName) => throw new ArgumentException(message, paramName);
 
     [DoesNotReturn]

@@ -1,0 +1,113 @@
+using Net.Zmq.Tests.Support;
+
+namespace Net.Zmq.Tests.Lifetime;
+
+/// <summary>
+/// libzmq sockets are not thread-safe: two calls at once corrupt them (crashes, assertions, heap corruption). A second
+/// thread calling a socket while another thread is inside a call gets an <see cref="InvalidOperationException"/> that
+/// names the fix, and the socket stays usable.
+/// </summary>
+public sealed class ConcurrentUseTests
+{
+    [Fact]
+    public async Task A_thread_calling_a_socket_while_another_is_inside_a_call_gets_InvalidOperationException()
+    {
+        using var context = SocketKit.NewContext();
+        using var router = SocketKit.NewSocket(context, SocketType.Router);
+        using var dealer = SocketKit.NewSocket(context, SocketType.Dealer);
+        router.Bind("tcp://127.0.0.1:*");
+        dealer.Connect(router.LastEndpoint);
+        dealer.Send("hello");
+        byte[] dealerId = router.RecvMultipart()[0].ToArray();
+
+        // One thread blocks in a receive (nothing is sent to the dealer yet) while this one keeps calling the socket.
+        // Whichever of the two comes second is refused: this thread while the other is inside its receive, or the
+        // receive when it starts while this thread is inside a send.
+        InvalidOperationException? refused = null;
+        Task<string> receiving = Waits.Run(() => dealer.RecvString());
+        var deadline = DateTime.UtcNow + Waits.Event;
+        while (refused is null && DateTime.UtcNow < deadline)
+        {
+            if (receiving.IsFaulted)
+            {
+                refused = Assert.IsType<InvalidOperationException>(receiving.Exception!.InnerException);
+                break;
+            }
+
+            try
+            {
+                dealer.Send("from a second thread", SendFlags.DontWait);
+            }
+            catch (InvalidOperationException ex)
+            {
+                refused = ex;
+            }
+        }
+
+        Assert.NotNull(refused);
+        Assert.Contains("not thread-safe", refused.Message, StringComparison.Ordinal);
+        Assert.Contains("one thread at a time", refused.Message, StringComparison.Ordinal);
+
+        // The socket is still whole: a receive (the same one, or a new one if it was refused) gets the answer.
+        if (receiving.IsFaulted)
+        {
+            receiving = Waits.Run(() => dealer.RecvString());
+        }
+
+        router.Send(dealerId, SendFlags.SendMore);
+        router.Send("answer");
+        Assert.Equal("answer", await receiving.WaitAsync(Waits.Event));
+
+        // Once the call is over, any thread may use the socket again.
+        await Waits.Run(() => dealer.Send("after"));
+        string last;
+        do
+        {
+            using MultipartMessage message = router.RecvMultipart();
+            last = message[^1].ToString();
+        }
+        while (last != "after");
+    }
+
+    [Fact]
+    public async Task Two_threads_sending_at_once_never_crash_the_process_and_every_refused_send_says_why()
+    {
+        using var context = SocketKit.NewContext();
+        using var pull = SocketKit.NewSocket(context, SocketType.Pull);
+        using var push = SocketKit.NewSocket(context, SocketType.Push);
+        pull.Bind("inproc://concurrent-use-" + Guid.NewGuid().ToString("N"));
+        push.SetOption(SocketOption.SendHighWatermark, 0);
+        pull.SetOption(SocketOption.ReceiveHighWatermark, 0);
+        push.Connect(pull.LastEndpoint);
+        const int PerThread = 50_000;
+
+        int[] sent = new int[2];
+        int refusals = 0;
+        Task[] senders = [.. Enumerable.Range(0, 2).Select(t => Waits.Run(() =>
+        {
+            for (int i = 0; i < PerThread; i++)
+            {
+                try
+                {
+                    push.Send("x"u8);
+                    sent[t]++;
+                }
+                catch (InvalidOperationException)
+                {
+                    Interlocked.Increment(ref refusals);
+                }
+            }
+        }))];
+        await Task.WhenAll(senders).WaitAsync(TimeSpan.FromSeconds(60));
+
+        int delivered = 0;
+        Span<byte> buffer = stackalloc byte[4];
+        while (pull.TryRecv(buffer, out _))
+        {
+            delivered++;
+        }
+
+        Assert.Equal(sent[0] + sent[1], delivered);
+        Assert.Equal(2 * PerThread, delivered + refusals);
+    }
+}
