@@ -133,7 +133,7 @@ public sealed unsafe class Poller : IDisposable
             }
 
             int errorNumber = LibZmq.Errno();
-            if (errorNumber != ZmqError.EINTR)
+            if (ErrnoPolicy.Classify(errorNumber, dontWait: false) != AfterFailure.Retry)
             {
                 ThrowHelper.ThrowZmq(errorNumber, "Polling");
             }

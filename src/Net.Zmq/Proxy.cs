@@ -138,7 +138,7 @@ public static class Proxy
                     return; // the context was shut down: the normal way to stop a proxy
                 }
 
-                if (errorNumber != ZmqError.EINTR)
+                if (ErrnoPolicy.Classify(errorNumber, dontWait: false) != AfterFailure.Retry)
                 {
                     ThrowHelper.ThrowZmq(errorNumber,
                         control is null ? "The proxy (zmq_proxy)" : "The steerable proxy (zmq_proxy_steerable)");

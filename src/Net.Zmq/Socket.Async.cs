@@ -39,26 +39,15 @@ public sealed partial class Socket
     /// <exception cref="InvalidOperationException">Another asynchronous receive is pending on this socket.</exception>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
-    public ValueTask<int> RecvAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
-    {
-        if (cancellationToken.IsCancellationRequested)
-        {
-            return ValueTask.FromCanceled<int>(cancellationToken);
-        }
-
-        SocketAsyncState state = AsyncState;
-        return state.RunForCount(state.NextReceive.ClaimToReceive(buffer), cancellationToken);
-    }
+    public ValueTask<int> RecvAsync(Memory<byte> buffer, CancellationToken cancellationToken = default) =>
+        AsyncDriver().ReceiveAsync(buffer, cancellationToken);
 
     /// <summary>Receives one frame into <paramref name="buffer"/>; the result is as for <see cref="RecvAsync(Memory{byte}, CancellationToken)"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
-    public ValueTask<int> RecvAsync(byte[] buffer, CancellationToken cancellationToken = default)
-    {
-        ArgumentNullException.ThrowIfNull(buffer);
-        return RecvAsync(buffer.AsMemory(), cancellationToken);
-    }
+    public ValueTask<int> RecvAsync(byte[] buffer, CancellationToken cancellationToken = default) =>
+        AsyncDriverFor(buffer).ReceiveAsync(buffer, cancellationToken);
 
     /// <summary>
     /// Receives one frame, of any size, into <paramref name="message"/>, replacing what it held. Reuse one message
@@ -69,38 +58,16 @@ public sealed partial class Socket
     /// <exception cref="InvalidOperationException">Another asynchronous receive is pending on this socket.</exception>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
-    public ValueTask RecvAsync(Message message, CancellationToken cancellationToken = default)
-    {
-        ArgumentNullException.ThrowIfNull(message);
-        message.ThrowIfDisposed();
-        if (cancellationToken.IsCancellationRequested)
-        {
-            return ValueTask.FromCanceled(cancellationToken);
-        }
-
-        SocketAsyncState state = AsyncState;
-        return state.Run(state.NextReceive.ClaimToReceive(message), cancellationToken);
-    }
+    public ValueTask RecvAsync(Message message, CancellationToken cancellationToken = default) =>
+        AsyncDriverFor(message).ReceiveAsync(message, cancellationToken);
 
     /// <summary>Receives one frame and decodes it as UTF-8.</summary>
     /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
     /// <exception cref="InvalidOperationException">Another asynchronous receive is pending on this socket.</exception>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
-    public ValueTask<string> RecvStringAsync(CancellationToken cancellationToken = default)
-    {
-        // Started here, not in the async method, so that usage errors throw from the call as for RecvAsync.
-        var message = new Message();
-        try
-        {
-            return DecodeWhenReceived(RecvAsync(message, cancellationToken), message);
-        }
-        catch
-        {
-            message.Dispose();
-            throw;
-        }
-    }
+    public ValueTask<string> RecvStringAsync(CancellationToken cancellationToken = default) =>
+        ReceiveString(new Message(), cancellationToken);
 
     /// <summary>
     /// Receives a whole multipart message into <paramref name="message"/>, replacing its frames and reusing their
@@ -110,36 +77,16 @@ public sealed partial class Socket
     /// <exception cref="InvalidOperationException">Another asynchronous receive is pending on this socket.</exception>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
-    public ValueTask RecvMultipartAsync(MultipartMessage message, CancellationToken cancellationToken = default)
-    {
-        ArgumentNullException.ThrowIfNull(message);
-        if (cancellationToken.IsCancellationRequested)
-        {
-            return ValueTask.FromCanceled(cancellationToken);
-        }
-
-        SocketAsyncState state = AsyncState;
-        return state.Run(state.NextReceive.ClaimToReceive(message), cancellationToken);
-    }
+    public ValueTask RecvMultipartAsync(MultipartMessage message, CancellationToken cancellationToken = default) =>
+        AsyncDriverFor(message).ReceiveAsync(message, cancellationToken);
 
     /// <summary>Receives a whole multipart message into a new <see cref="MultipartMessage"/>, which the caller disposes.</summary>
     /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
     /// <exception cref="InvalidOperationException">Another asynchronous receive is pending on this socket.</exception>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
-    public ValueTask<MultipartMessage> RecvMultipartAsync(CancellationToken cancellationToken = default)
-    {
-        var message = new MultipartMessage();
-        try
-        {
-            return ReturnWhenReceived(RecvMultipartAsync(message, cancellationToken), message);
-        }
-        catch
-        {
-            message.Dispose();
-            throw;
-        }
-    }
+    public ValueTask<MultipartMessage> RecvMultipartAsync(CancellationToken cancellationToken = default) =>
+        ReceiveMultipart(new MultipartMessage(), cancellationToken);
 
     /// <summary>
     /// Receives frames until cancelled, the socket is disposed or its context shut down, yielding each one in the
@@ -226,48 +173,41 @@ public sealed partial class Socket
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
     public ValueTask SendAsync(ReadOnlyMemory<byte> data, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default) =>
-        SendBufferAsync(data, flags, pooledArray: null, cancellationToken);
+        AsyncDriver().SendAsync(data, flags, pooledArray: null, cancellationToken);
 
     /// <summary>Sends <paramref name="data"/> as one frame; see <see cref="SendAsync(ReadOnlyMemory{byte}, SendFlags, CancellationToken)"/>.</summary>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
     public ValueTask SendAsync(ReadOnlyMemory<byte> data, CancellationToken cancellationToken) =>
-        SendBufferAsync(data, SendFlags.None, pooledArray: null, cancellationToken);
+        AsyncDriver().SendAsync(data, SendFlags.None, pooledArray: null, cancellationToken);
 
     /// <summary>Sends <paramref name="data"/> as one frame; see <see cref="SendAsync(ReadOnlyMemory{byte}, SendFlags, CancellationToken)"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="data"/> is null.</exception>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
-    public ValueTask SendAsync(byte[] data, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default)
-    {
-        ArgumentNullException.ThrowIfNull(data);
-        return SendBufferAsync(data, flags, pooledArray: null, cancellationToken);
-    }
+    public ValueTask SendAsync(byte[] data, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default) =>
+        AsyncDriverFor(data).SendAsync(data, flags, pooledArray: null, cancellationToken);
 
     /// <summary>Sends <paramref name="data"/> as one frame; see <see cref="SendAsync(ReadOnlyMemory{byte}, SendFlags, CancellationToken)"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="data"/> is null.</exception>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
-    public ValueTask SendAsync(byte[] data, CancellationToken cancellationToken) => SendAsync(data, SendFlags.None, cancellationToken);
+    public ValueTask SendAsync(byte[] data, CancellationToken cancellationToken) =>
+        AsyncDriverFor(data).SendAsync(data, SendFlags.None, pooledArray: null, cancellationToken);
 
     /// <summary>Sends the UTF-8 bytes of <paramref name="text"/> as one frame; see <see cref="SendAsync(ReadOnlyMemory{byte}, SendFlags, CancellationToken)"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="text"/> is null.</exception>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
-    public ValueTask SendAsync(string text, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default)
-    {
-        ArgumentNullException.ThrowIfNull(text);
-        ThrowIfDontWait(flags);
-        byte[] bytes = ArrayPool<byte>.Shared.Rent(Encoding.UTF8.GetMaxByteCount(text.Length));
-        int length = Encoding.UTF8.GetBytes(text, bytes);
-        return SendBufferAsync(bytes.AsMemory(0, length), flags, bytes, cancellationToken);
-    }
+    public ValueTask SendAsync(string text, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default) =>
+        AsyncDriverFor(text).SendAsync(text, flags, cancellationToken);
 
     /// <summary>Sends the UTF-8 bytes of <paramref name="text"/> as one frame; see <see cref="SendAsync(ReadOnlyMemory{byte}, SendFlags, CancellationToken)"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="text"/> is null.</exception>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
-    public ValueTask SendAsync(string text, CancellationToken cancellationToken) => SendAsync(text, SendFlags.None, cancellationToken);
+    public ValueTask SendAsync(string text, CancellationToken cancellationToken) =>
+        AsyncDriverFor(text).SendAsync(text, SendFlags.None, cancellationToken);
 
     /// <summary>
     /// Sends <paramref name="message"/> as one frame without copying it. When the operation completes the message is
@@ -279,24 +219,14 @@ public sealed partial class Socket
     /// <exception cref="InvalidOperationException">Another asynchronous send is pending on this socket.</exception>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
-    public ValueTask SendAsync(Message message, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default)
-    {
-        ArgumentNullException.ThrowIfNull(message);
-        message.ThrowIfDisposed();
-        ThrowIfDontWait(flags);
-        if (cancellationToken.IsCancellationRequested)
-        {
-            return ValueTask.FromCanceled(cancellationToken);
-        }
-
-        SocketAsyncState state = AsyncState;
-        return state.Run(state.NextSend.ClaimToSend(message, flags), cancellationToken);
-    }
+    public ValueTask SendAsync(Message message, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default) =>
+        AsyncDriverFor(message).SendAsync(message, flags, cancellationToken);
 
     /// <summary>Sends <paramref name="message"/> as one frame without copying it; see <see cref="SendAsync(Message, SendFlags, CancellationToken)"/>.</summary>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
-    public ValueTask SendAsync(Message message, CancellationToken cancellationToken) => SendAsync(message, SendFlags.None, cancellationToken);
+    public ValueTask SendAsync(Message message, CancellationToken cancellationToken) =>
+        AsyncDriverFor(message).SendAsync(message, SendFlags.None, cancellationToken);
 
     /// <summary>
     /// Sends every frame of <paramref name="message"/> as one multipart message, without copying. All frames are
@@ -308,32 +238,39 @@ public sealed partial class Socket
     /// <exception cref="InvalidOperationException">Another asynchronous send is pending on this socket.</exception>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
-    public ValueTask SendMultipartAsync(MultipartMessage message, CancellationToken cancellationToken = default)
+    public ValueTask SendMultipartAsync(MultipartMessage message, CancellationToken cancellationToken = default) =>
+        AsyncDriverForSending(message).SendAsync(message, cancellationToken);
+
+    /// <summary>The socket's async driver, created by the first asynchronous call.</summary>
+    /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
+    /// <exception cref="NotSupportedException">A draft socket, which has no <c>ZMQ_FD</c>.</exception>
+    /// <exception cref="InvalidOperationException">A Poller or a running Proxy holds the socket.</exception>
+    private SocketAsyncDriver AsyncDriver()
+    {
+        if (_disposed)
+        {
+            ThrowHelper.ThrowObjectDisposed(this);
+        }
+
+        return Volatile.Read(ref _async) ?? CreateAsyncDriver();
+    }
+
+    /// <summary>Checks an argument (not null; a message not disposed) before the driver is created for it.</summary>
+    private SocketAsyncDriver AsyncDriverFor(object argument, [CallerArgumentExpression(nameof(argument))] string? name = null)
+    {
+        ArgumentNullException.ThrowIfNull(argument, name);
+        (argument as Message)?.ThrowIfDisposed();
+        return AsyncDriver();
+    }
+
+    /// <summary>Checks a multipart message to send (frames, single-part on draft sockets) before the driver is created for it.</summary>
+    private SocketAsyncDriver AsyncDriverForSending(MultipartMessage message)
     {
         ValidateMultipart(message);
-        if (cancellationToken.IsCancellationRequested)
-        {
-            return ValueTask.FromCanceled(cancellationToken);
-        }
-
-        SocketAsyncState state = AsyncState;
-        return state.Run(state.NextSend.ClaimToSend(message), cancellationToken);
+        return AsyncDriver();
     }
 
-    private SocketAsyncState AsyncState
-    {
-        get
-        {
-            if (_disposed)
-            {
-                ThrowHelper.ThrowObjectDisposed(this);
-            }
-
-            return Volatile.Read(ref _async) ?? CreateAsyncState();
-        }
-    }
-
-    private SocketAsyncState CreateAsyncState()
+    private SocketAsyncDriver CreateAsyncDriver()
     {
         if (IsDraft)
         {
@@ -344,47 +281,55 @@ public sealed partial class Socket
                 "a draft socket may also be used from several threads at once.");
         }
 
-        return SocketAsyncState.GetOrCreate(this, ref _async, ref _asyncCollector);
+        lock (SocketAsyncDriver.CreationLock)
+        {
+            if (_async is { } existing)
+            {
+                return existing;
+            }
+
+            ThrowIfHeldForPolling();
+            var driver = SocketAsyncDriver.Start(_handle, Type, GetOption<nint>(SocketOption.FileDescriptor));
+            _asyncCollector = new SocketAsyncDriverCollector(driver);
+            Interlocked.Exchange(ref _async, driver);
+            if (_disposed)
+            {
+                // Disposed while this was registering: Dispose may have looked before the driver was published.
+                driver.Dispose();
+            }
+
+            return driver;
+        }
     }
 
-    private ValueTask SendBufferAsync(ReadOnlyMemory<byte> data, SendFlags flags, byte[]? pooledArray, CancellationToken cancellationToken)
+    // Started here, not in the async methods below, so that usage errors throw from the call as for RecvAsync.
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
+    private ValueTask<string> ReceiveString(Message message, CancellationToken cancellationToken)
     {
-        ThrowIfDontWait(flags);
-        if (cancellationToken.IsCancellationRequested)
-        {
-            ReturnToPool(pooledArray);
-            return ValueTask.FromCanceled(cancellationToken);
-        }
-
-        SocketAsyncState state;
-        SocketOperation operation;
         try
         {
-            state = AsyncState;
-            operation = state.NextSend.ClaimToSend(data, flags, pooledArray);
+            return DecodeWhenReceived(RecvAsync(message, cancellationToken), message);
         }
         catch
         {
-            ReturnToPool(pooledArray);
+            message.Dispose();
             throw;
         }
-
-        return state.Run(operation, cancellationToken);
     }
 
-    private static void ReturnToPool(byte[]? pooledArray)
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
+    private ValueTask<MultipartMessage> ReceiveMultipart(MultipartMessage message, CancellationToken cancellationToken)
     {
-        if (pooledArray is not null)
+        try
         {
-            ArrayPool<byte>.Shared.Return(pooledArray);
+            return ReturnWhenReceived(RecvMultipartAsync(message, cancellationToken), message);
         }
-    }
-
-    private static void ThrowIfDontWait(SendFlags flags)
-    {
-        if ((flags & SendFlags.DontWait) != 0)
+        catch
         {
-            ThrowHelper.ThrowArgument("An asynchronous send waits until the frame can be queued; SendFlags.DontWait has no meaning there. Use Send(..., SendFlags.DontWait) for a send that must not wait.", nameof(flags));
+            message.Dispose();
+            throw;
         }
     }
 

@@ -46,31 +46,25 @@ public sealed partial class Socket
         }
 
         using var text = new Utf8Z(endpoint);
-        nint socket = Enter();
-        try
+        using SocketCall scope = BeginCall();
+        nint socket = scope.Native;
+        fixed (byte* p = text.Bytes)
         {
-            fixed (byte* p = text.Bytes)
+            uint routingId = connectPeer(socket, p);
+            if (routingId == 0)
             {
-                uint routingId = connectPeer(socket, p);
-                if (routingId == 0)
+                int errorNumber = LibZmq.Errno();
+                if (errorNumber == ZmqError.EFAULT)
                 {
-                    int errorNumber = LibZmq.Errno();
-                    if (errorNumber == ZmqError.EFAULT)
-                    {
-                        ThrowHelper.ThrowInvalidOperation(
-                            "ConnectPeer cannot be used while SocketOption.Immediate is set on the Peer socket: libzmq needs the " +
-                            "connection's pipe at once to give it a routing id. Leave Immediate off.");
-                    }
-
-                    ThrowHelper.ThrowZmq(errorNumber, $"ConnectPeer of the Peer socket to '{endpoint}'");
+                    ThrowHelper.ThrowInvalidOperation(
+                        "ConnectPeer cannot be used while SocketOption.Immediate is set on the Peer socket: libzmq needs the " +
+                        "connection's pipe at once to give it a routing id. Leave Immediate off.");
                 }
 
-                return routingId;
+                ThrowHelper.ThrowZmq(errorNumber, $"ConnectPeer of the Peer socket to '{endpoint}'");
             }
-        }
-        finally
-        {
-            Exit();
+
+            return routingId;
         }
     }
 
@@ -91,23 +85,17 @@ public sealed partial class Socket
         }
 
         using var text = new Utf8Z(group);
-        nint socket = Enter();
-        try
+        using SocketCall scope = BeginCall();
+        nint socket = scope.Native;
+        fixed (byte* p = text.Bytes)
         {
-            fixed (byte* p = text.Bytes)
+            if (call(socket, p) != 0)
             {
-                if (call(socket, p) != 0)
-                {
-                    int errorNumber = LibZmq.Errno();
-                    string reason = errorNumber != ZmqError.EINVAL ? ""
-                        : join ? " (the dish has already joined it)" : " (the dish has not joined it)";
-                    ThrowHelper.ThrowZmq(errorNumber, $"{name} of group '{group}'{reason}");
-                }
+                int errorNumber = LibZmq.Errno();
+                string reason = errorNumber != ZmqError.EINVAL ? ""
+                    : join ? " (the dish has already joined it)" : " (the dish has not joined it)";
+                ThrowHelper.ThrowZmq(errorNumber, $"{name} of group '{group}'{reason}");
             }
-        }
-        finally
-        {
-            Exit();
         }
     }
 }

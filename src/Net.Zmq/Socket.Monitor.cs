@@ -17,21 +17,15 @@ public sealed partial class Socket
     {
         ArgumentException.ThrowIfNullOrEmpty(endpoint);
         using var text = new Utf8Z(endpoint);
-        nint socket = Enter();
-        try
+        using SocketCall call = BeginCall();
+        nint socket = call.Native;
+        fixed (byte* p = text.Bytes)
         {
-            fixed (byte* p = text.Bytes)
+            if (LibZmq.SocketMonitor(socket, p, (int)events) != 0)
             {
-                if (LibZmq.SocketMonitor(socket, p, (int)events) != 0)
-                {
-                    int errorNumber = LibZmq.Errno();
-                    ThrowHelper.ThrowZmq(errorNumber, $"Monitoring the {Type} socket on '{endpoint}'");
-                }
+                int errorNumber = LibZmq.Errno();
+                ThrowHelper.ThrowZmq(errorNumber, $"Monitoring the {Type} socket on '{endpoint}'");
             }
-        }
-        finally
-        {
-            Exit();
         }
     }
 
@@ -39,14 +33,8 @@ public sealed partial class Socket
     /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
     public unsafe void StopMonitor()
     {
-        nint socket = Enter();
-        try
-        {
-            LibZmq.SocketMonitor(socket, null, 0);
-        }
-        finally
-        {
-            Exit();
-        }
+        using SocketCall call = BeginCall();
+        nint socket = call.Native;
+        LibZmq.SocketMonitor(socket, null, 0);
     }
 }

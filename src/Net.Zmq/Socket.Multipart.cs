@@ -1,4 +1,5 @@
 using Net.Zmq.Internal;
+using Net.Zmq.Interop;
 
 namespace Net.Zmq;
 
@@ -16,10 +17,15 @@ public sealed partial class Socket
     public bool SendMultipart(MultipartMessage message, SendFlags flags = SendFlags.None)
     {
         ValidateMultipart(message);
-        int last = message.Count - 1;
-        for (int i = 0; i <= last; i++)
+        ThrowIfRefused(flags);
+
+        // Only the first frame may report EAGAIN; once it is queued libzmq accepts the rest of the message.
+        int restFlags = (int)(flags & ~SendFlags.DontWait);
+        int nextFrame = 0;
+        using SocketCall call = BeginCall();
+        while (!MultipartFrames.TrySend(call.Native, message, ref nextFrame, (int)flags, restFlags))
         {
-            if (!Send(message[i], FrameFlags(flags, i, last)))
+            if (!ContinueAfterFailure(nextFrame == 0 ? (int)flags : restFlags, Direction.Send))
             {
                 return false;
             }
@@ -90,18 +96,14 @@ public sealed partial class Socket
     public bool RecvMultipart(MultipartMessage message, RecvFlags flags = RecvFlags.None)
     {
         ArgumentNullException.ThrowIfNull(message);
-        message.ResetForReceive();
-        if (!Recv(message.NextFrameForReceive(0), flags))
+        int nextFrame = 0;
+        using SocketCall call = BeginCall();
+        while (!MultipartFrames.TryReceive(call.Native, message, ref nextFrame, (int)flags))
         {
-            message.ResetForReceive();
-            return false;
-        }
-
-        // libzmq delivers multipart messages atomically: once the first frame is here, the rest are too.
-        RecvFlags rest = flags & ~RecvFlags.DontWait;
-        for (int i = 1; message[i - 1].More; i++)
-        {
-            Recv(message.NextFrameForReceive(i), rest);
+            if (!ContinueAfterFailure(nextFrame == 0 ? (int)flags : 0, Direction.Receive))
+            {
+                return false;
+            }
         }
 
         return true;

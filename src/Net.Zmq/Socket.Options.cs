@@ -400,19 +400,13 @@ public sealed partial class Socket
 
     private unsafe void SetNative(SocketOption option, void* value, int size)
     {
-        nint socket = Enter();
-        try
+        using SocketCall call = BeginCall();
+        nint socket = call.Native;
+        if (LibZmq.SetSockOpt(socket, (int)option, value, (nuint)size) != 0)
         {
-            if (LibZmq.SetSockOpt(socket, (int)option, value, (nuint)size) != 0)
-            {
-                int errorNumber = LibZmq.Errno();
-                ThrowIfUnavailable(option, errorNumber);
-                ThrowHelper.ThrowZmq(errorNumber, $"Setting {option} on a {Type} socket");
-            }
-        }
-        finally
-        {
-            Exit();
+            int errorNumber = LibZmq.Errno();
+            ThrowIfUnavailable(option, errorNumber);
+            ThrowHelper.ThrowZmq(errorNumber, $"Setting {option} on a {Type} socket");
         }
     }
 
@@ -453,28 +447,22 @@ public sealed partial class Socket
     /// <summary>Reads an option into <paramref name="value"/>; returns 0, or the error number (EINTR is retried).</summary>
     private unsafe int TryGetNative(SocketOption option, void* value, int capacity, out int size)
     {
-        nint socket = Enter();
-        try
+        using SocketCall call = BeginCall();
+        nint socket = call.Native;
+        nuint length = (nuint)capacity;
+        while (LibZmq.GetSockOpt(socket, (int)option, value, &length) != 0)
         {
-            nuint length = (nuint)capacity;
-            while (LibZmq.GetSockOpt(socket, (int)option, value, &length) != 0)
+            int errorNumber = LibZmq.Errno();
+            if (ErrnoPolicy.Classify(errorNumber, dontWait: false) != AfterFailure.Retry)
             {
-                int errorNumber = LibZmq.Errno();
-                if (errorNumber != ZmqError.EINTR)
-                {
-                    size = 0;
-                    return errorNumber;
-                }
-
-                length = (nuint)capacity;
+                size = 0;
+                return errorNumber;
             }
 
-            size = (int)length;
-            return 0;
+            length = (nuint)capacity;
         }
-        finally
-        {
-            Exit();
-        }
+
+        size = (int)length;
+        return 0;
     }
 }

@@ -64,17 +64,9 @@ public sealed partial class Socket
     {
         ArgumentNullException.ThrowIfNull(message);
         message.ThrowIfDisposed();
-        nint socket = Enter();
-        try
+        fixed (ZmqMsg* msg = &message.Native)
         {
-            fixed (ZmqMsg* msg = &message.Native)
-            {
-                return RecvMessageCore(socket, msg, flags);
-            }
-        }
-        finally
-        {
-            Exit();
+            return ReceiveInto(msg, flags);
         }
     }
 
@@ -206,23 +198,10 @@ public sealed partial class Socket
     /// <summary>Receives into a message that does not move (a local or pinned one).</summary>
     private unsafe bool ReceiveInto(ZmqMsg* msg, RecvFlags flags)
     {
-        nint socket = Enter();
-        try
+        using SocketCall call = BeginCall();
+        while (LibZmq.MsgRecv(msg, call.Native, (int)flags) < 0)
         {
-            return RecvMessageCore(socket, msg, flags);
-        }
-        finally
-        {
-            Exit();
-        }
-    }
-
-    private unsafe bool RecvMessageCore(nint socket, ZmqMsg* msg, RecvFlags flags)
-    {
-        while (LibZmq.MsgRecv(msg, socket, (int)flags) < 0)
-        {
-            int errorNumber = LibZmq.Errno();
-            if (!ShouldRetryRecv(errorNumber, flags))
+            if (!ContinueAfterFailure((int)flags, Direction.Receive))
             {
                 return false;
             }
@@ -233,41 +212,16 @@ public sealed partial class Socket
 
     private unsafe int RecvCore(byte* buffer, int length, RecvFlags flags)
     {
-        nint socket = Enter();
-        try
+        using SocketCall call = BeginCall();
+        int received;
+        while ((received = LibZmq.Recv(call.Native, buffer, (nuint)length, (int)flags)) < 0)
         {
-            int received;
-            while ((received = LibZmq.Recv(socket, buffer, (nuint)length, (int)flags)) < 0)
+            if (!ContinueAfterFailure((int)flags, Direction.Receive))
             {
-                int errorNumber = LibZmq.Errno();
-                if (!ShouldRetryRecv(errorNumber, flags))
-                {
-                    return -1;
-                }
+                return -1;
             }
-
-            return received;
-        }
-        finally
-        {
-            Exit();
-        }
-    }
-
-    /// <summary>After a failed receive: true to retry (EINTR), false for EAGAIN under DontWait; throws for anything else.</summary>
-    private bool ShouldRetryRecv(int errorNumber, RecvFlags flags)
-    {
-        if (errorNumber == ZmqError.EINTR)
-        {
-            return true;
         }
 
-        if (errorNumber == ZmqError.EAGAIN && (flags & RecvFlags.DontWait) != 0)
-        {
-            return false;
-        }
-
-        ThrowHelper.ThrowRecvFailed(errorNumber, this);
-        return false;
+        return received;
     }
 }

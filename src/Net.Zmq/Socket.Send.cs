@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.CompilerServices;
 using System.Text;
 using Net.Zmq.Internal;
 using Net.Zmq.Interop;
@@ -89,75 +90,60 @@ public sealed partial class Socket
     {
         ArgumentNullException.ThrowIfNull(message);
         message.ThrowIfDisposed();
-        if (((int)flags & _refusedSendFlags) != 0)
+        ThrowIfRefused(flags);
+        using SocketCall call = BeginCall();
+        fixed (ZmqMsg* msg = &message.Native)
         {
-            ThrowHelper.ThrowSinglePart(this);
-        }
-
-        nint socket = Enter();
-        try
-        {
-            fixed (ZmqMsg* msg = &message.Native)
+            while (LibZmq.MsgSend(msg, call.Native, (int)flags) < 0)
             {
-                while (LibZmq.MsgSend(msg, socket, (int)flags) < 0)
-                {
-                    int errorNumber = LibZmq.Errno();
-                    if (!ShouldRetrySend(errorNumber, flags))
-                    {
-                        return false;
-                    }
-                }
-            }
-
-            return true;
-        }
-        finally
-        {
-            Exit();
-        }
-    }
-
-    private unsafe bool SendCore(byte* data, int length, SendFlags flags)
-    {
-        if (((int)flags & _refusedSendFlags) != 0)
-        {
-            ThrowHelper.ThrowSinglePart(this);
-        }
-
-        nint socket = Enter();
-        try
-        {
-            while (LibZmq.Send(socket, data, (nuint)length, (int)flags) < 0)
-            {
-                int errorNumber = LibZmq.Errno();
-                if (!ShouldRetrySend(errorNumber, flags))
+                if (!ContinueAfterFailure((int)flags, Direction.Send))
                 {
                     return false;
                 }
             }
-
-            return true;
         }
-        finally
+
+        return true;
+    }
+
+    private unsafe bool SendCore(byte* data, int length, SendFlags flags)
+    {
+        ThrowIfRefused(flags);
+        using SocketCall call = BeginCall();
+        while (LibZmq.Send(call.Native, data, (nuint)length, (int)flags) < 0)
         {
-            Exit();
+            if (!ContinueAfterFailure((int)flags, Direction.Send))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>Refuses <see cref="SendFlags.SendMore"/> on a draft socket before anything is queued.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void ThrowIfRefused(SendFlags flags)
+    {
+        if (((int)flags & _refusedSendFlags) != 0)
+        {
+            ThrowHelper.ThrowSinglePart(this);
         }
     }
 
-    /// <summary>After a failed send: true to retry (EINTR), false for EAGAIN under DontWait; throws for anything else.</summary>
-    private bool ShouldRetrySend(int errorNumber, SendFlags flags)
+    /// <summary>
+    /// After a send or receive libzmq refused (errno read here): true to make the call again (EINTR), false when a
+    /// call under DontWait found nothing to do (EAGAIN); throws for anything else.
+    /// </summary>
+    private bool ContinueAfterFailure(int flags, Direction direction)
     {
-        if (errorNumber == ZmqError.EINTR)
+        int errorNumber = LibZmq.Errno();
+        AfterFailure next = ErrnoPolicy.Classify(errorNumber, (flags & (int)SendFlags.DontWait) != 0);
+        if (next == AfterFailure.Fail)
         {
-            return true;
+            ThrowHelper.ThrowTransferFailed(errorNumber, Type, direction);
         }
 
-        if (errorNumber == ZmqError.EAGAIN && (flags & SendFlags.DontWait) != 0)
-        {
-            return false;
-        }
-
-        ThrowHelper.ThrowSendFailed(errorNumber, this);
-        return false;
+        return next == AfterFailure.Retry;
     }
 }

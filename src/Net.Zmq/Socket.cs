@@ -13,25 +13,32 @@ namespace Net.Zmq;
 /// </summary>
 public sealed partial class Socket : IDisposable
 {
-    private readonly SocketHandle _handle;
+    private const int Closed = -1;
 
-    // SafeHandle.Dispose only marks the handle closed once no call holds it any more, so this flag is what
-    // makes every call after Dispose fail, even while a Poller, a proxy or another thread still holds the handle.
+    private readonly SocketHandle _handle;
+    private readonly nint _native;
+
+    // Who is inside a call on this socket: 0 (nobody), the managed id of the calling thread, or Closed once the native
+    // socket is closed. BeginCall's one compare-and-swap both claims the socket for its thread and keeps the native
+    // socket open: Dispose closes it only when nobody is inside, or leaves that to the call in flight (EndCall).
+    // Draft sockets are thread-safe and never claimed: each call leases the handle instead.
+    private int _caller;
+
+    // Calls the owning thread makes inside its own call (a nested BeginCall); only that thread touches it.
+    private int _nestedCalls;
+
+    // Set by Dispose before it tries to close; every call after it fails, even while a Poller, a proxy or the async
+    // driver still holds a lease on the handle.
     private volatile bool _disposed;
 
-    // Created by the first asynchronous call; from then on every call on the socket goes through its gate.
-    private SocketAsyncState? _async;
+    // The async driver, created by the first asynchronous call; from then on every call on the socket goes through its gate.
+    private SocketAsyncDriver? _async;
 
-    // Disposes the async state if this socket is collected undisposed (the reactor roots the state, not the socket).
-    private SocketAsyncStateCollector? _asyncCollector;
-
-    // The managed thread inside a call on this socket (0: none) and how deeply, so that a second thread calling at
-    // the same time gets an exception instead of corrupting libzmq's socket. Only the owning thread touches the depth.
-    private int _callThread;
-    private int _callDepth;
+    // Disposes the async driver if this socket is collected undisposed (the reactor roots the driver, not the socket).
+    private SocketAsyncDriverCollector? _asyncCollector;
 
     // How many Poller entries and running proxies hold the socket. They drive it inside libzmq outside the async
-    // gate, so while any holds it no async state is created, and a socket with one is never held (HoldForPolling).
+    // gate, so while any holds it no async driver is created, and a socket with one is never held (HoldForPolling).
     private int _holders;
 
     // SendFlags.SendMore on the draft sockets, which take single-part messages only; 0 on the others. One field read
@@ -81,6 +88,7 @@ public sealed partial class Socket : IDisposable
         }
 
         _handle = handle;
+        _native = handle.DangerousGetHandle();
         Context = context;
         Type = type;
         _refusedSendFlags = isDraft ? (int)SendFlags.SendMore : 0;
@@ -172,61 +180,110 @@ public sealed partial class Socket : IDisposable
     /// <summary>Closes the socket (<c>zmq_close</c>). Unsent messages linger in the background for <see cref="SocketOption.Linger"/>. Calling it again does nothing.</summary>
     public void Dispose()
     {
-        _disposed = true;
-        Interlocked.MemoryBarrier(); // pairs with the async state's creation, which checks _disposed after publishing
-        Volatile.Read(ref _async)?.Dispose();
-        if (Volatile.Read(ref _asyncCollector) is { } collector)
+        if (_disposed)
         {
-            GC.SuppressFinalize(collector);
+            return;
         }
 
-        _handle.Dispose();
+        _disposed = true;
+
+        // EndCall clears _caller and then reads _disposed without a fence of its own; after this barrier either that
+        // call's exit is visible to CloseIfIdle here, or the exiting call sees _disposed and closes. The async driver's
+        // creation, which checks _disposed after publishing, pairs with it the same way.
+        Interlocked.MemoryBarrierProcessWide();
+        CloseIfIdle();
     }
 
     /// <inheritdoc />
     public override string ToString() => IsDisposed ? $"{Type} socket (disposed)" : $"{Type} socket";
 
     /// <summary>
-    /// Adds a reference to the native socket for one call and claims the socket for the calling thread; throws
-    /// <see cref="ObjectDisposedException"/> once disposed, and <see cref="InvalidOperationException"/> when another
-    /// thread is inside a call on it (thread-safe draft sockets excepted).
+    /// Begins a call on the native socket (see <see cref="SocketCall"/>): claims the socket for the calling thread and,
+    /// once the socket is in async use, takes the async driver's gate.
     /// </summary>
+    /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
+    /// <exception cref="InvalidOperationException">Another thread is inside a call on it (thread-safe draft sockets excepted).</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal nint Enter()
+    internal SocketCall BeginCall()
     {
-        if (_disposed)
+        int thread = Environment.CurrentManagedThreadId;
+        int caller = IsDraft ? thread : Interlocked.CompareExchange(ref _caller, thread, 0);
+        if (caller != 0 || _disposed)
+        {
+            return BeginSharedNestedOrFailedCall(thread, caller);
+        }
+
+        Volatile.Read(ref _async)?.EnterSync();
+        return new SocketCall(this, _native);
+    }
+
+    /// <summary>Ends a call begun by <see cref="BeginCall"/>; closes the native socket if it was disposed meanwhile.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void EndCall()
+    {
+        Volatile.Read(ref _async)?.ExitSync();
+        if (IsDraft)
+        {
+            _handle.EndLease();
+        }
+        else if (_nestedCalls != 0)
+        {
+            _nestedCalls--;
+        }
+        else
+        {
+            Volatile.Write(ref _caller, 0);
+            if (_disposed)
+            {
+                CloseIfIdle();
+            }
+        }
+    }
+
+    private SocketCall BeginSharedNestedOrFailedCall(int thread, int caller)
+    {
+        if (caller == 0)
+        {
+            // Claimed, but Dispose had begun: give the claim back (closing if this was the call it waited for).
+            EndCall();
+            ThrowHelper.ThrowObjectDisposed(this);
+        }
+
+        if (_disposed || caller == Closed)
         {
             ThrowHelper.ThrowObjectDisposed(this);
         }
 
-        nint socket = _handle.Enter(this);
-        if (!IsDraft)
+        if (IsDraft)
         {
-            int thread = Environment.CurrentManagedThreadId;
-            int owner = Interlocked.CompareExchange(ref _callThread, thread, 0);
-            if (owner != 0 && owner != thread)
-            {
-                _handle.DangerousRelease();
-                ThrowHelper.ThrowConcurrentUse(this, owner);
-            }
-
-            _callDepth++;
+            return new SocketCall(this, _handle.Lease(this));
         }
 
+        if (caller != thread)
+        {
+            ThrowHelper.ThrowConcurrentUse(this, caller);
+        }
+
+        _nestedCalls++;
         Volatile.Read(ref _async)?.EnterSync();
-        return socket;
+        return new SocketCall(this, _native);
     }
 
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal void Exit()
+    /// <summary>Closes the native socket unless a call is in flight, in which case that call's EndCall does. Once only.</summary>
+    private void CloseIfIdle()
     {
-        Volatile.Read(ref _async)?.ExitSync();
-        if (!IsDraft && --_callDepth == 0)
+        if (Interlocked.CompareExchange(ref _caller, Closed, 0) != 0)
         {
-            Volatile.Write(ref _callThread, 0);
+            return;
         }
 
-        _handle.DangerousRelease();
+        Volatile.Read(ref _async)?.Dispose();
+        if (Volatile.Read(ref _asyncCollector) is { } collector)
+        {
+            GC.SuppressFinalize(collector);
+        }
+
+        _handle.Dispose(); // waits for the last lease (Poller, proxy, async pump) before zmq_close
     }
 
     /// <summary>
@@ -243,7 +300,7 @@ public sealed partial class Socket : IDisposable
             ThrowHelper.ThrowObjectDisposed(this);
         }
 
-        lock (SocketAsyncState.CreationLock)
+        lock (SocketAsyncDriver.CreationLock)
         {
             if (Volatile.Read(ref _async) is not null)
             {
@@ -253,7 +310,7 @@ public sealed partial class Socket : IDisposable
                     "using the async API (await several sockets with Task.WhenAny or one receive loop each).");
             }
 
-            nint socket = _handle.Enter(this);
+            nint socket = _handle.Lease(this);
             _holders++;
             return socket;
         }
@@ -262,12 +319,12 @@ public sealed partial class Socket : IDisposable
     /// <summary>Gives back a lease taken by <see cref="HoldForPolling"/>.</summary>
     internal void ReleaseHold()
     {
-        lock (SocketAsyncState.CreationLock)
+        lock (SocketAsyncDriver.CreationLock)
         {
             _holders--;
         }
 
-        _handle.DangerousRelease();
+        _handle.EndLease();
     }
 
     /// <summary>Throws when a Poller or a proxy holds the socket; called, under the creation lock, before the async state is created.</summary>
@@ -292,28 +349,20 @@ public sealed partial class Socket : IDisposable
     {
         ArgumentException.ThrowIfNullOrEmpty(endpoint);
         using var text = new Utf8Z(endpoint);
-        nint socket = Enter();
-        try
+        using SocketCall call = BeginCall();
+        fixed (byte* p = text.Bytes)
         {
-            fixed (byte* p = text.Bytes)
+            int rc = action switch
             {
-                int rc = action switch
-                {
-                    EndpointAction.Bind => LibZmq.Bind(socket, p),
-                    EndpointAction.Connect => LibZmq.Connect(socket, p),
-                    EndpointAction.Unbind => LibZmq.Unbind(socket, p),
-                    _ => LibZmq.Disconnect(socket, p),
-                };
-                if (rc != 0)
-                {
-                    int errorNumber = LibZmq.Errno();
-                    ThrowHelper.ThrowZmq(errorNumber, $"{action} of the {Type} socket to '{endpoint}'");
-                }
+                EndpointAction.Bind => LibZmq.Bind(call.Native, p),
+                EndpointAction.Connect => LibZmq.Connect(call.Native, p),
+                EndpointAction.Unbind => LibZmq.Unbind(call.Native, p),
+                _ => LibZmq.Disconnect(call.Native, p),
+            };
+            if (rc != 0)
+            {
+                ThrowHelper.ThrowZmq(LibZmq.Errno(), $"{action} of the {Type} socket to '{endpoint}'");
             }
-        }
-        finally
-        {
-            Exit();
         }
     }
 }

@@ -7,13 +7,23 @@ namespace Net.Zmq.Async;
 
 /// <summary>
 /// The one asynchronous send or receive a socket can have in flight, reused for every operation in that direction
-/// so that awaiting allocates nothing. Its state moves Idle → Busy (someone is calling libzmq for it) → Parked
-/// (waiting for the socket to become ready) → Busy → ... → Completed → Idle (when the awaiter takes the result).
-/// An operation completed by cancellation whose result nobody takes stays Completed; the socket's next call in that
-/// direction replaces it with a new one (<see cref="SocketAsyncState"/>), so the direction is not blocked forever.
-/// Only the thread that moved it to Busy touches libzmq or the arguments; cancellation and disposal complete it
-/// only from Parked, so a frame is never received into an operation that has already been cancelled.
+/// so that awaiting allocates nothing. It knows only its direction and its arguments: the socket, its type and
+/// whether it is disposed are given to each step by the <see cref="SocketAsyncDriver"/>.
 /// </summary>
+/// <remarks>
+/// <code>
+///           Claim…                 attempt: EAGAIN                 the reactor finds the socket ready
+///   Idle ──────────► Busy ───────────────────────────► Parked ───────────────────────────────────► Busy ─┐
+///    ▲                │ ▲                                 │                                                │
+///    │                │ └─────────────────────────────────┼──────────── attempt: EAGAIN (Requeue) ◄────────┘
+///    │                │ attempt finished (result, error)  │ TryEndWait: WaitEnd.Cancelled, SocketDisposed, SocketFailed
+///    │                ▼                                   ▼
+///    └─ GetResult ── Completed ◄──────────────────────────┘
+/// </code>
+/// Only the thread that moved it to Busy touches libzmq or the arguments; cancellation and disposal end it only from
+/// Parked, so a frame is never received into an operation that has already been cancelled. An operation completed by
+/// cancellation whose result nobody takes stays Completed; the driver then gives the next call a new one.
+/// </remarks>
 internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTaskSource
 {
     private const int Idle = 0;
@@ -21,14 +31,9 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     private const int Parked = 2;
     private const int Completed = 3;
 
-    /// <summary>Pseudo error numbers for <see cref="FailIfParked"/>: not libzmq's, which are all positive.</summary>
-    internal const int CancelledError = -1;
-    internal const int DisposedError = -2;
-
     private static readonly Action<object?> s_onCancel = static state => ((SocketOperation)state!).OnCancel();
 
-    private readonly SocketAsyncState _owner;
-    private readonly string _name;
+    private readonly Direction _direction;
     private ManualResetValueTaskSourceCore<int> _core = new() { RunContinuationsAsynchronously = true };
     private int _state;
     private int _cancelRequested;
@@ -49,20 +54,16 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     private int _generation;
 
     // Whether this operation holds its Message or MultipartMessage claimed (TryEnterAsyncCall): during each libzmq
-    // call, and for a multipart send from its first queued frame until it completes.
+    // call, and for a multipart message from its first frame until it completes.
     private bool _argumentsClaimed;
 
-    internal SocketOperation(SocketAsyncState owner, string name)
-    {
-        _owner = owner;
-        _name = name;
-    }
+    internal SocketOperation(Direction direction) => _direction = direction;
 
     private enum OperationKind : byte { ReceiveBuffer, ReceiveMessage, ReceiveMultipart, SendBuffer, SendMessage, SendMultipart }
 
-    internal bool IsParked => Volatile.Read(ref _state) == Parked;
+    internal Direction Direction => _direction;
 
-    internal string Name => _name;
+    internal bool IsParked => Volatile.Read(ref _state) == Parked;
 
     /// <summary>Completed by cancellation and its result not taken yet: a new call may take a fresh operation instead.</summary>
     internal bool IsCancelledAndUnobserved => Volatile.Read(ref _state) == Completed && _completedByCancellation;
@@ -70,34 +71,12 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     /// <summary>The token of the current operation, for the <see cref="ValueTask"/> handed to the caller.</summary>
     internal short Version => _core.Version;
 
-    /// <summary>Takes the operation for a new call.</summary>
-    /// <exception cref="InvalidOperationException">The previous one in this direction has not completed, or its result was not taken yet.</exception>
-    private void Claim()
-    {
-        if (Interlocked.CompareExchange(ref _state, Busy, Idle) != Idle)
-        {
-            ThrowHelper.ThrowInvalidOperation(
-                $"A {_name} is already pending on this socket. A socket runs one asynchronous send and one asynchronous " +
-                $"receive at a time: await the pending {_name} before starting the next.");
-        }
-
-        _core.Reset();
-        _cancelRequested = 0;
-        _completedByCancellation = false;
-    }
-
-    /// <summary>Gives the operation back unused, after it completed synchronously or was rejected.</summary>
-    internal void Release()
-    {
-        ClearArguments();
-        Volatile.Write(ref _state, Idle);
-    }
+    private string Name => _direction == Direction.Send ? "send" : "receive";
 
     /// <summary>Claims the operation for a receive into <paramref name="buffer"/>.</summary>
     internal SocketOperation ClaimToReceive(Memory<byte> buffer)
     {
-        Claim();
-        _kind = OperationKind.ReceiveBuffer;
+        Claim(OperationKind.ReceiveBuffer, 0);
         _buffer = buffer;
         return this;
     }
@@ -105,8 +84,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     /// <summary>Claims the operation for a receive into <paramref name="message"/>.</summary>
     internal SocketOperation ClaimToReceive(Message message)
     {
-        Claim();
-        _kind = OperationKind.ReceiveMessage;
+        Claim(OperationKind.ReceiveMessage, 0);
         _message = message;
         return this;
     }
@@ -114,8 +92,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     /// <summary>Claims the operation for a receive of a whole multipart message into <paramref name="message"/>.</summary>
     internal SocketOperation ClaimToReceive(MultipartMessage message)
     {
-        Claim();
-        _kind = OperationKind.ReceiveMultipart;
+        Claim(OperationKind.ReceiveMultipart, 0);
         _multipart = message;
         _generation = message.Generation;
         return this;
@@ -124,10 +101,8 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     /// <summary>Claims the operation for a send of <paramref name="data"/>; <paramref name="pooledArray"/>, if any, goes back to the pool when done.</summary>
     internal SocketOperation ClaimToSend(ReadOnlyMemory<byte> data, SendFlags flags, byte[]? pooledArray)
     {
-        Claim();
-        _kind = OperationKind.SendBuffer;
+        Claim(OperationKind.SendBuffer, flags);
         _data = data;
-        _flags = (int)flags;
         _pooledArray = pooledArray;
         return this;
     }
@@ -135,52 +110,199 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     /// <summary>Claims the operation for a send of <paramref name="message"/>.</summary>
     internal SocketOperation ClaimToSend(Message message, SendFlags flags)
     {
-        Claim();
-        _kind = OperationKind.SendMessage;
+        Claim(OperationKind.SendMessage, flags);
         _message = message;
-        _flags = (int)flags;
         return this;
     }
 
     /// <summary>Claims the operation for a send of every frame of <paramref name="message"/>.</summary>
     internal SocketOperation ClaimToSend(MultipartMessage message)
     {
-        Claim();
-        _kind = OperationKind.SendMultipart;
+        Claim(OperationKind.SendMultipart, 0);
         _multipart = message;
         _generation = message.Generation;
-        _nextFrame = 0;
         return this;
     }
 
-    /// <summary>
-    /// Runs the operation without blocking. Returns false when libzmq answered EAGAIN (try again when the socket is
-    /// ready); true when it is finished, with its <paramref name="result"/> or the <paramref name="error"/> it met.
-    /// </summary>
-    internal bool TryExecute(nint socket, out int result, out Exception? error)
+    /// <summary>Gives the operation back unused, after it finished at once.</summary>
+    internal void Release()
     {
+        ClearArguments();
+        Volatile.Write(ref _state, Idle);
+    }
+
+    /// <summary>
+    /// Runs the operation on <paramref name="socket"/> (a <paramref name="type"/> socket) without blocking. Returns
+    /// false when libzmq answered EAGAIN (try again when the socket is ready); true when it is finished, with its
+    /// <paramref name="result"/> or the <paramref name="error"/> it met.
+    /// </summary>
+    internal bool TryExecute(nint socket, SocketType type, out int result, out Exception? error)
+    {
+        result = 0;
+        error = null;
         if (!TryClaimArguments())
         {
             // The message was disposed (or the multipart message cleared) while the operation waited: libzmq must
             // never see it.
-            result = 0;
             error = new ObjectDisposedException(_multipart is null ? typeof(Message).FullName : typeof(MultipartMessage).FullName,
-                $"The message was disposed while the asynchronous {_name} waited for the socket.");
+                $"The message was disposed while the asynchronous {Name} waited for the socket.");
             return true;
         }
 
         bool finished = false;
         try
         {
-            finished = TryExecuteClaimed(socket, out result, out error);
-            return finished;
+            while (!TryExecuteOnce(socket, out result))
+            {
+                int errorNumber = LibZmq.Errno();
+                switch (ErrnoPolicy.Classify(errorNumber, dontWait: true))
+                {
+                    case AfterFailure.Retry:
+                        continue;
+                    case AfterFailure.NothingYet:
+                        return false;
+                    default:
+                        error = ThrowHelper.CreateTransferException(errorNumber, type, _direction);
+                        return finished = true;
+                }
+            }
+
+            return finished = true;
         }
         finally
         {
-            // A multipart send that has queued frames keeps the message until it completes, so it is sent whole.
-            if (finished || _kind != OperationKind.SendMultipart || _nextFrame == 0)
+            // A multipart message that has frames in flight stays claimed until it completes, so it moves whole.
+            if (finished || _nextFrame == 0)
             {
                 ReleaseArguments();
+            }
+        }
+    }
+
+    /// <summary>After a first attempt found the socket not ready: waits for it, cancellable through <paramref name="cancellationToken"/>.</summary>
+    internal void Park(CancellationToken cancellationToken, bool socketDisposed)
+    {
+        _cancellationToken = cancellationToken;
+        if (cancellationToken.CanBeCanceled)
+        {
+            _registration = cancellationToken.UnsafeRegister(s_onCancel, this);
+        }
+
+        Requeue(socketDisposed);
+    }
+
+    /// <summary>Moves a parked operation to Busy for an attempt; false if it is not parked (done, cancelled, or idle).</summary>
+    internal bool TryClaimParked() => Interlocked.CompareExchange(ref _state, Busy, Parked) == Parked;
+
+    /// <summary>Parks a Busy operation again, unless it was cancelled or its socket disposed in the meantime.</summary>
+    internal void Requeue(bool socketDisposed)
+    {
+        Interlocked.Exchange(ref _state, Parked);
+        if (Volatile.Read(ref _cancelRequested) != 0 && _nextFrame == 0)
+        {
+            TryEndWait(WaitEnd.Cancelled, default, 0);
+        }
+        else if (socketDisposed)
+        {
+            TryEndWait(WaitEnd.SocketDisposed, default, 0);
+        }
+    }
+
+    /// <summary>
+    /// Ends a parked operation's wait for <paramref name="reason"/>; <paramref name="type"/> and
+    /// <paramref name="errorNumber"/> describe a <see cref="WaitEnd.SocketFailed"/>. Does nothing unless parked.
+    /// </summary>
+    internal void TryEndWait(WaitEnd reason, SocketType type, int errorNumber)
+    {
+        if (Interlocked.CompareExchange(ref _state, Completed, Parked) != Parked)
+        {
+            return;
+        }
+
+        if (reason == WaitEnd.Cancelled)
+        {
+            _completedByCancellation = true;
+        }
+
+        Exception error = reason switch
+        {
+            WaitEnd.Cancelled => new OperationCanceledException(_cancellationToken),
+            WaitEnd.SocketDisposed => CreateSocketDisposedException(),
+            _ => ThrowHelper.CreateZmqException(errorNumber, $"Waiting to {Name} on a {type} socket"),
+        };
+        Finish(0, error);
+    }
+
+    /// <summary>Completes a Busy operation with the outcome of <see cref="TryExecute"/>.</summary>
+    internal void Complete(int result, Exception? error)
+    {
+        Volatile.Write(ref _state, Completed);
+        Finish(result, error);
+    }
+
+    internal static ObjectDisposedException CreateSocketDisposedException() =>
+        new(typeof(Socket).FullName, "The socket was disposed while the operation waited.");
+
+    /// <summary>Takes the operation for a new call.</summary>
+    /// <exception cref="InvalidOperationException">The previous one in this direction has not completed, or its result was not taken yet.</exception>
+    private void Claim(OperationKind kind, SendFlags flags)
+    {
+        if (Interlocked.CompareExchange(ref _state, Busy, Idle) != Idle)
+        {
+            ThrowHelper.ThrowInvalidOperation(
+                $"A {Name} is already pending on this socket. A socket runs one asynchronous send and one asynchronous " +
+                $"receive at a time: await the pending {Name} before starting the next.");
+        }
+
+        _core.Reset();
+        _cancelRequested = 0;
+        _completedByCancellation = false;
+        _kind = kind;
+        _flags = (int)flags;
+    }
+
+    /// <summary>One step: a libzmq call, or for a multipart message as many as it takes. False with errno set when it did not finish.</summary>
+    private bool TryExecuteOnce(nint socket, out int result)
+    {
+        const int dontWait = (int)SendFlags.DontWait;
+        switch (_kind)
+        {
+            case OperationKind.ReceiveBuffer:
+                fixed (byte* p = _buffer.Span)
+                {
+                    return (result = LibZmq.Recv(socket, p, (nuint)_buffer.Length, dontWait)) >= 0;
+                }
+
+            case OperationKind.ReceiveMessage:
+                fixed (ZmqMsg* msg = &_message!.Native)
+                {
+                    return (result = LibZmq.MsgRecv(msg, socket, dontWait)) >= 0;
+                }
+
+            case OperationKind.SendBuffer:
+                fixed (byte* p = _data.Span)
+                {
+                    return (result = LibZmq.Send(socket, p, (nuint)_data.Length, _flags | dontWait)) >= 0;
+                }
+
+            case OperationKind.SendMessage:
+                fixed (ZmqMsg* msg = &_message!.Native)
+                {
+                    return (result = LibZmq.MsgSend(msg, socket, _flags | dontWait)) >= 0;
+                }
+
+            case OperationKind.ReceiveMultipart:
+            {
+                bool received = MultipartFrames.TryReceive(socket, _multipart!, ref _nextFrame, dontWait);
+                result = _multipart!.Count;
+                return received;
+            }
+
+            default:
+            {
+                bool sent = MultipartFrames.TrySend(socket, _multipart!, ref _nextFrame, dontWait, dontWait);
+                result = _multipart!.Count;
+                return sent;
             }
         }
     }
@@ -219,176 +341,6 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
         {
             _message?.ExitAsyncCall();
         }
-    }
-
-    private bool TryExecuteClaimed(nint socket, out int result, out Exception? error)
-    {
-        error = null;
-        int errorNumber;
-        while ((result = ExecuteOnce(socket)) < 0)
-        {
-            errorNumber = LibZmq.Errno();
-            if (errorNumber == ZmqError.EAGAIN)
-            {
-                return false;
-            }
-
-            if (errorNumber != ZmqError.EINTR)
-            {
-                error = _kind <= OperationKind.ReceiveMultipart
-                    ? ThrowHelper.CreateZmqException(errorNumber, $"Receive on a {_owner.SocketType} socket")
-                    : ThrowHelper.CreateZmqException(errorNumber, $"Send on a {_owner.SocketType} socket");
-                return true;
-            }
-        }
-
-        return true;
-    }
-
-    /// <summary>One libzmq call (or, for multipart, a run of them); −1 with errno set when it did not finish.</summary>
-    private int ExecuteOnce(nint socket)
-    {
-        const int dontWait = (int)RecvFlags.DontWait;
-        switch (_kind)
-        {
-            case OperationKind.ReceiveBuffer:
-                fixed (byte* p = _buffer.Span)
-                {
-                    return LibZmq.Recv(socket, p, (nuint)_buffer.Length, dontWait);
-                }
-
-            case OperationKind.ReceiveMessage:
-                fixed (ZmqMsg* msg = &_message!.Native)
-                {
-                    return LibZmq.MsgRecv(msg, socket, dontWait);
-                }
-
-            case OperationKind.ReceiveMultipart:
-                return ReceiveMultipart(socket);
-
-            case OperationKind.SendBuffer:
-                fixed (byte* p = _data.Span)
-                {
-                    return LibZmq.Send(socket, p, (nuint)_data.Length, _flags | dontWait);
-                }
-
-            case OperationKind.SendMessage:
-                fixed (ZmqMsg* msg = &_message!.Native)
-                {
-                    return LibZmq.MsgSend(msg, socket, _flags | dontWait);
-                }
-
-            default:
-                return SendMultipart(socket);
-        }
-    }
-
-    private int ReceiveMultipart(nint socket)
-    {
-        MultipartMessage message = _multipart!;
-        message.ResetForReceive();
-        for (int i = 0; ; i++)
-        {
-            // libzmq delivers a multipart message whole: once its first frame is here, so are the others.
-            Message frame = message.NextFrameForReceive(i);
-            int rc;
-            fixed (ZmqMsg* msg = &frame.Native)
-            {
-                rc = LibZmq.MsgRecv(msg, socket, i == 0 ? (int)RecvFlags.DontWait : 0);
-            }
-
-            if (rc < 0)
-            {
-                if (i == 0)
-                {
-                    message.ResetForReceive();
-                }
-
-                return -1;
-            }
-
-            if (!frame.More)
-            {
-                return message.Count;
-            }
-        }
-    }
-
-    private int SendMultipart(nint socket)
-    {
-        MultipartMessage message = _multipart!;
-        int last = message.Count - 1;
-        for (; _nextFrame <= last; _nextFrame++)
-        {
-            int flags = (int)SendFlags.DontWait | (_nextFrame < last ? (int)SendFlags.SendMore : 0);
-            fixed (ZmqMsg* msg = &message[_nextFrame].Native)
-            {
-                if (LibZmq.MsgSend(msg, socket, flags) < 0)
-                {
-                    return -1;
-                }
-            }
-        }
-
-        return message.Count;
-    }
-
-    /// <summary>After a first attempt found the socket not ready: waits for it, cancellable through <paramref name="cancellationToken"/>.</summary>
-    internal void Park(CancellationToken cancellationToken)
-    {
-        _cancellationToken = cancellationToken;
-        if (cancellationToken.CanBeCanceled)
-        {
-            _registration = cancellationToken.UnsafeRegister(s_onCancel, this);
-        }
-
-        Requeue();
-    }
-
-    /// <summary>Moves a parked operation to Busy for an attempt; false if it is not parked (done, cancelled, or idle).</summary>
-    internal bool TryClaimParked() => Interlocked.CompareExchange(ref _state, Busy, Parked) == Parked;
-
-    /// <summary>Parks a Busy operation again, unless it was cancelled or its socket disposed in the meantime.</summary>
-    internal void Requeue()
-    {
-        Interlocked.Exchange(ref _state, Parked);
-        if (Volatile.Read(ref _cancelRequested) != 0 && _nextFrame == 0)
-        {
-            FailIfParked(CancelledError);
-        }
-        else if (_owner.IsDisposed)
-        {
-            FailIfParked(DisposedError);
-        }
-    }
-
-    /// <summary>Completes a parked operation with an error: an errno, <see cref="DisposedError"/> or <see cref="CancelledError"/>.</summary>
-    internal void FailIfParked(int errorNumber)
-    {
-        if (Interlocked.CompareExchange(ref _state, Completed, Parked) != Parked)
-        {
-            return;
-        }
-
-        if (errorNumber == CancelledError)
-        {
-            _completedByCancellation = true;
-        }
-
-        Exception error = errorNumber switch
-        {
-            CancelledError => new OperationCanceledException(_cancellationToken),
-            DisposedError => _owner.CreateDisposedException(),
-            _ => ThrowHelper.CreateZmqException(errorNumber, $"Waiting to {_name} on a {_owner.SocketType} socket"),
-        };
-        Finish(0, error);
-    }
-
-    /// <summary>Completes a Busy operation with the outcome of <see cref="TryExecute"/>.</summary>
-    internal void Complete(int result, Exception? error)
-    {
-        Volatile.Write(ref _state, Completed);
-        Finish(result, error);
     }
 
     private void Finish(int result, Exception? error)
@@ -430,7 +382,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
         Interlocked.Exchange(ref _cancelRequested, 1);
         if (_nextFrame == 0)
         {
-            FailIfParked(CancelledError);
+            TryEndWait(WaitEnd.Cancelled, default, 0);
         }
     }
 

@@ -14,7 +14,7 @@ internal abstract class SocketReactor
 
     private readonly object _slotsGate = new();
     private readonly Stack<int> _freeSlots = new();
-    private SocketAsyncState?[] _slots = new SocketAsyncState?[64];
+    private SocketAsyncDriver?[] _slots = new SocketAsyncDriver?[64];
     private int _nextSlot;
 
     /// <summary>The process's reactor, started on first use.</summary>
@@ -47,8 +47,8 @@ internal abstract class SocketReactor
         return reactor;
     }
 
-    /// <summary>Watches <paramref name="fd"/> for <paramref name="state"/>; returns the slot to pass to <see cref="Unregister"/>.</summary>
-    internal int Register(SocketAsyncState state, nint fd)
+    /// <summary>Watches <paramref name="fd"/> for <paramref name="driver"/>; returns the slot to pass to <see cref="Unregister"/>.</summary>
+    internal int Register(SocketAsyncDriver driver, nint fd)
     {
         int slot;
         lock (_slotsGate)
@@ -56,12 +56,12 @@ internal abstract class SocketReactor
             slot = _freeSlots.Count > 0 ? _freeSlots.Pop() : _nextSlot++;
             if (slot == _slots.Length)
             {
-                var grown = new SocketAsyncState?[_slots.Length * 2];
+                var grown = new SocketAsyncDriver?[_slots.Length * 2];
                 Array.Copy(_slots, grown, _slots.Length);
                 Volatile.Write(ref _slots, grown);
             }
 
-            Volatile.Write(ref _slots[slot], state);
+            Volatile.Write(ref _slots[slot], driver);
         }
 
         try
@@ -96,8 +96,8 @@ internal abstract class SocketReactor
     /// <summary>Pumps the socket in <paramref name="slot"/>; false when its gate was held, so the pump was left to the holder.</summary>
     protected bool Dispatch(ulong slot)
     {
-        SocketAsyncState?[] slots = Volatile.Read(ref _slots);
-        return slot >= (ulong)slots.Length || Volatile.Read(ref slots[slot]) is not { } state || state.Pump();
+        SocketAsyncDriver?[] slots = Volatile.Read(ref _slots);
+        return slot >= (ulong)slots.Length || Volatile.Read(ref slots[slot]) is not { } driver || driver.Pump();
     }
 
     private void Release(int slot)

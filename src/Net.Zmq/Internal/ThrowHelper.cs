@@ -17,31 +17,28 @@ internal static class ThrowHelper
     [DoesNotReturn]
     internal static void ThrowZmq(int errorNumber, string operation) => throw CreateZmqException(errorNumber, operation);
 
-    [DoesNotReturn]
-    internal static void ThrowSendFailed(int errorNumber, Socket socket)
+    /// <summary>
+    /// Creates the exception for a send or receive libzmq refused. EAGAIN here means a blocking call ran out of its
+    /// SendTimeout/ReceiveTimeout (calls that were not to wait report EAGAIN as a result, never as an exception).
+    /// </summary>
+    internal static ZmqException CreateTransferException(int errorNumber, SocketType type, Direction direction)
     {
-        if (errorNumber == ZmqError.EAGAIN)
+        string operation = direction == Direction.Send ? "Send" : "Receive";
+        if (errorNumber != ZmqError.EAGAIN)
         {
-            throw new ZmqException(errorNumber,
-                $"Send on a {socket.Type} socket timed out (SendTimeout) before the message could be queued: {Describe(errorNumber)}. " +
-                "Use SendFlags.DontWait to get false instead of an exception.");
+            return CreateZmqException(errorNumber, $"{operation} on a {type} socket");
         }
 
-        throw CreateZmqException(errorNumber, $"Send on a {socket.Type} socket");
+        return new ZmqException(errorNumber, direction == Direction.Send
+            ? $"Send on a {type} socket timed out (SendTimeout) before the message could be queued: {Describe(errorNumber)}. " +
+              "Use SendFlags.DontWait to get false instead of an exception."
+            : $"Receive on a {type} socket timed out (ReceiveTimeout) with no message: {Describe(errorNumber)}. " +
+              "Use RecvFlags.DontWait or a Try method to get a result instead of an exception.");
     }
 
     [DoesNotReturn]
-    internal static void ThrowRecvFailed(int errorNumber, Socket socket)
-    {
-        if (errorNumber == ZmqError.EAGAIN)
-        {
-            throw new ZmqException(errorNumber,
-                $"Receive on a {socket.Type} socket timed out (ReceiveTimeout) with no message: {Describe(errorNumber)}. " +
-                "Use RecvFlags.DontWait or a Try method to get a result instead of an exception.");
-        }
-
-        throw CreateZmqException(errorNumber, $"Receive on a {socket.Type} socket");
-    }
+    internal static void ThrowTransferFailed(int errorNumber, SocketType type, Direction direction) =>
+        throw CreateTransferException(errorNumber, type, direction);
 
     [DoesNotReturn]
     internal static void ThrowObjectDisposed(object instance) => throw new ObjectDisposedException(instance.GetType().FullName);

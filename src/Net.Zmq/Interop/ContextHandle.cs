@@ -55,7 +55,7 @@ internal sealed class ContextHandle : SafeHandle
 
     private static void Terminate(nint context)
     {
-        while (LibZmq.CtxTerm(context) != 0 && LibZmq.Errno() == ZmqError.EINTR)
+        while (LibZmq.CtxTerm(context) != 0 && ErrnoPolicy.Classify(LibZmq.Errno(), dontWait: false) == AfterFailure.Retry)
         {
         }
     }

@@ -1,0 +1,71 @@
+using Net.Zmq.Interop;
+
+namespace Net.Zmq.Internal;
+
+/// <summary>
+/// Moves the frames of a <see cref="MultipartMessage"/> through libzmq, for the synchronous and the asynchronous
+/// calls alike. Both are resumable: when libzmq refuses a frame they return false with errno set, and the frame
+/// counter says where to go on (after EINTR, or once the socket is ready again).
+/// </summary>
+internal static unsafe class MultipartFrames
+{
+    /// <summary>
+    /// Sends the frames of <paramref name="message"/> from <paramref name="nextFrame"/> on: the first one with
+    /// <paramref name="firstFlags"/>, the others with <paramref name="restFlags"/>, each but the last with SendMore.
+    /// </summary>
+    /// <returns>True when the last frame is queued; false when libzmq refused frame <paramref name="nextFrame"/>.</returns>
+    internal static bool TrySend(nint socket, MultipartMessage message, ref int nextFrame, int firstFlags, int restFlags)
+    {
+        int last = message.Count - 1;
+        for (; nextFrame <= last; nextFrame++)
+        {
+            int flags = (nextFrame == 0 ? firstFlags : restFlags) | (nextFrame < last ? (int)SendFlags.SendMore : 0);
+            fixed (ZmqMsg* msg = &message[nextFrame].Native)
+            {
+                if (LibZmq.MsgSend(msg, socket, flags) < 0)
+                {
+                    return false;
+                }
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// Receives a whole message into <paramref name="message"/> from frame <paramref name="nextFrame"/> on: the first
+    /// with <paramref name="firstFlags"/>, the others blocking — libzmq delivers a multipart message whole, so once
+    /// its first frame is here the others are too. Starting at frame 0 replaces what the message held.
+    /// </summary>
+    /// <returns>True when the last frame arrived; false when libzmq refused frame <paramref name="nextFrame"/> (at 0 the message is left empty).</returns>
+    internal static bool TryReceive(nint socket, MultipartMessage message, ref int nextFrame, int firstFlags)
+    {
+        if (nextFrame == 0)
+        {
+            message.ResetForReceive();
+        }
+
+        while (true)
+        {
+            Message frame = message.NextFrameForReceive(nextFrame);
+            fixed (ZmqMsg* msg = &frame.Native)
+            {
+                if (LibZmq.MsgRecv(msg, socket, nextFrame == 0 ? firstFlags : 0) < 0)
+                {
+                    if (nextFrame == 0)
+                    {
+                        message.ResetForReceive();
+                    }
+
+                    return false;
+                }
+            }
+
+            nextFrame++;
+            if (!frame.More)
+            {
+                return true;
+            }
+        }
+    }
+}
