@@ -151,8 +151,8 @@ internal sealed partial class MarkdownReport
         Line();
         Line($"### {ManySockets.TotalSockets:N0} sockets in async use");
         Line();
-        Line($"One process, one context: {many.BusyPairs} busy PUSH→PULL pairs over inproc (default HWM, 64 B), each with a `SendAsync` loop and a " +
-             $"`RecvAsync` loop, and {many.IdleSockets:N0} idle PULL sockets each with a `RecvAsync` parked that never completes " +
+        Line($"One process (one reactor thread): {many.BusyPairs} busy PUSH→PULL pairs over inproc (default HWM, 64 B), each with a `SendAsync` loop and a " +
+             $"`RecvAsync` loop, and {many.IdleSockets:N0} idle PULL sockets, in a context of their own, each with a `RecvAsync` parked that never completes " +
              $"({2 * many.BusyPairs + many.IdleSockets:N0} sockets in async use). Windows alternate: the busy pairs alone, with the idle sockets, alone, " +
              "with a new set of idle sockets, alone. Reactor: CPU of the \"Net.Zmq reactor\" thread (/proc/self/task, 10 ms ticks), as a share of one " +
              "core and per message moved; process: user + system time of all threads as a share of one core (2 cores = 200%). \"vs neighbours\" " +
@@ -173,12 +173,14 @@ internal sealed partial class MarkdownReport
         }
 
         Line();
-        Line(many.Note ?? $"Creating the {many.IdleSockets:N0} idle sockets and parking their receives took " +
-             $"{string.Join(" and ", many.IdleSetups.Select(t => $"{t.TotalMilliseconds:F0} ms"))}; closing them ended " +
-             $"{many.IdleCompletedOnDispose:N0} of {many.IdleSockets * many.IdleSetups.Count:N0} receives with ObjectDisposedException.");
+        Line(many.Note ?? $"Creating the {many.IdleSockets:N0} idle sockets and parking their receives took {Milliseconds(many.IdleSetups)}; closing " +
+             $"them and disposing their context (which waits for libzmq's reaper, so the next window does not pay for it) took {Milliseconds(many.IdleCloses)} " +
+             $"and ended {many.IdleCompletedOnDispose:N0} of {many.IdleSockets * many.IdleSetups.Count:N0} receives with ObjectDisposedException.");
         Line($"Open-file limit (soft RLIMIT_NOFILE): {many.OpenFilesLimit:N0}. Teardown (stop the loops, close {2 * many.BusyPairs} sockets, dispose the context): " +
              $"{many.Teardown.TotalMilliseconds:F0} ms; {(many.AllLoopsEnded ? "every loop ended" : "some loop did NOT end within 10 s")}.");
     }
+
+    private static string Milliseconds(IEnumerable<TimeSpan> times) => string.Join(" and ", times.Select(t => $"{t.TotalMilliseconds:F0} ms"));
 
     /// <summary>Bytes allocated per run: the one figure when every run gave it, else the median and the largest.</summary>
     private static string Allocated(long[] runs) => runs.Length == 0 ? "n/a"
