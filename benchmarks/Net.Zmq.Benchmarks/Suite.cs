@@ -33,6 +33,12 @@ internal static class Suite
 
     public static int InterleavedWarmups => Full ? 2 : 1;
 
+    /// <summary>
+    /// The least time the warm-up rounds of one size take in all: long enough for the runtime to have tiered up the
+    /// code the runs use (its tiering waits for 100 ms without new tier-0 calls), which a 70 ms run at 64 B is not.
+    /// </summary>
+    public static TimeSpan InterleavedWarmupTime => TimeSpan.FromSeconds(1);
+
     /// <summary>Pairs (one run of each side) per size in the interleaved phases, at the least.</summary>
     public static int InterleavedPairs => Full ? 15 : 5;
 

@@ -3,7 +3,8 @@ using System.Diagnostics;
 namespace Net.Zmq.Benchmarks;
 
 /// <summary>
-/// Alternates a reference run with one run of each series: after warm-ups of every one, pair i runs them all once,
+/// Alternates a reference run with one run of each series: after warm-up rounds of every one (at least
+/// <see cref="Suite.InterleavedWarmups"/>, and for at least <see cref="Suite.InterleavedWarmupTime"/>), pair i runs them all once,
 /// the order turned by one place from pair to pair so that no series always runs first or right after another. A
 /// run times itself and returns its ns; the managed bytes allocated by all threads are counted around each run.
 /// After <see cref="Suite.InterleavedPairs"/> pairs, more are added while some series' median ratio is not resolved
@@ -19,7 +20,8 @@ internal static class Interleaving
         Series reference, bool measureReference, IReadOnlyList<Series> series, int size, int messages)
     {
         Series[] all = [reference, .. series];
-        for (int w = 0; w < Suite.InterleavedWarmups; w++)
+        var warming = Stopwatch.StartNew();
+        for (int w = 0; w < Suite.InterleavedWarmups || warming.Elapsed < Suite.InterleavedWarmupTime; w++)
         {
             foreach (Series s in all)
             {
