@@ -32,9 +32,7 @@ internal sealed class RouterThroughput : IDisposable
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public double RunSpan(int size, int messages)
     {
-        _size = size;
-        _messages = messages;
-        long started = _sender.StartTimed();
+        long started = Begin(size, messages);
         Socket receiver = _pair.Receiver;
         Span<byte> buffer = _buffer.AsSpan(0, size);
         for (int i = 0; i < messages; i++)
@@ -49,9 +47,7 @@ internal sealed class RouterThroughput : IDisposable
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public double RunMessage(int size, int messages)
     {
-        _size = size;
-        _messages = messages;
-        long started = _sender.StartTimed();
+        long started = Begin(size, messages);
         Socket receiver = _pair.Receiver;
         for (int i = 0; i < messages; i++)
         {
@@ -67,6 +63,14 @@ internal sealed class RouterThroughput : IDisposable
         _sender.Dispose();
         _message.Dispose();
         _pair.Dispose();
+    }
+
+    /// <summary>Sets the round's size and count, and starts the sender; returns the start time.</summary>
+    private long Begin(int size, int messages)
+    {
+        _size = size;
+        _messages = messages;
+        return _sender.StartTimed();
     }
 
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
