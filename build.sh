@@ -4,8 +4,9 @@
 #   ./build.sh test     set up with libzmq for every bundled RID, wine64 and qemu, build, run the whole test suite
 #                       (it also runs the core tests once more against the system's libzmq, the loader's fallback)
 #   ./build.sh pack     set up with libzmq for every bundled RID, write Net.Zmq.<version>.nupkg (+ .snupkg) to artifacts/packages
-#   ./build.sh bench    set up, build the native C baseline (gcc, on the same libzmq), run the short benchmark set and write
-#                       benchmarks/results/latest.md + latest.svg; add --full for every size (about 20 minutes on 2 cores)
+#   ./build.sh bench    set up, build the native C baseline (gcc, on the same libzmq), run the short benchmark set (the
+#                       suite itself took 6 minutes on 2 cores) and write benchmarks/results/latest.md + latest.svg;
+#                       add --full for every size (20 minutes before the interleaved phases were added; not timed since)
 #   ./build.sh soak     set up, build, run the soak (minutes): long streams, socket churn, memory, zero-copy under GC
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -7,6 +7,12 @@ if (args.Length > 0 && args[0] == "suite")
     return SuiteRun.Run(args[1..]);
 }
 
+// "interleaved" runs the paired phases (native C vs Net.Zmq, async vs blocking) and the async rows on their own.
+if (args.Length > 0 && args[0] == "interleaved")
+{
+    return SuiteRun.RunInterleaved(args[1..]);
+}
+
 // "async" measures issue 5's async round trips and parked receives on their own.
 if (args.Length > 0 && args[0] == "async")
 {

@@ -27,4 +27,41 @@ internal static class Suite
 
     /// <summary>Independent rounds per scenario, so the spread between rounds can be reported.</summary>
     public static int RoundTripRounds => 3;
+
+    /// <summary>The sizes of the interleaved native C / Net.Zmq throughput runs.</summary>
+    public static int[] InterleavedSizes => Full ? [64, 512, 1024, 65536, 131072, 262144] : [64, 1024, 65536, 262144];
+
+    public static int InterleavedWarmups => Full ? 2 : 1;
+
+    /// <summary>
+    /// The least time the warm-up rounds of one size take in all: long enough for the runtime to have tiered up the
+    /// code the runs use (its tiering waits for 100 ms without new tier-0 calls), which a 70 ms run at 64 B is not.
+    /// </summary>
+    public static TimeSpan InterleavedWarmupTime => TimeSpan.FromSeconds(1);
+
+    /// <summary>Pairs (one run of each side) per size in the interleaved phases, at the least.</summary>
+    public static int InterleavedPairs => Full ? 15 : 5;
+
+    /// <summary>
+    /// How long the pairs of one size may run in all: past <see cref="InterleavedPairs"/>, pairs are added while the
+    /// median's interval is wider than ±3% and this time is not spent (and <see cref="InterleavedMaxPairs"/> not reached).
+    /// </summary>
+    public static TimeSpan InterleavedBudget => TimeSpan.FromSeconds(Full ? 60 : 20);
+
+    public static int InterleavedMaxPairs => 60;
+
+    /// <summary>
+    /// Messages per interleaved run, the same for every side: at least <see cref="MessageCount"/> and at least 6.4 MB
+    /// of payload, so that a 64-byte run (100,000 messages) lasts tens of milliseconds instead of a few.
+    /// </summary>
+    public static int InterleavedMessages(int size) => Math.Max(MessageCount, 6_400_000 / size);
+
+    /// <summary>The sizes of the async PUSH/PULL throughput row.</summary>
+    public static int[] AsyncThroughputSizes => [64, 1024];
+
+    /// <summary>Sync/async pairs of the async round-trip row, each of <see cref="RoundTripSamples"/> round trips.</summary>
+    public static int AsyncRoundTripPairs => 3;
+
+    /// <summary>How long each window of the 10,000-socket row runs.</summary>
+    public static TimeSpan ManySocketsWindow => TimeSpan.FromSeconds(Full ? 15 : 5);
 }

@@ -17,9 +17,12 @@ using BenchmarkDotNet.Toolchains.InProcess.Emit;
 namespace Net.Zmq.Benchmarks;
 
 /// <summary>
-/// The run behind <c>./build.sh bench</c>: the native C baseline, the BenchmarkDotNet throughput suites (Server GC),
-/// a Workstation GC subset in a child process, and the round-trip scenarios, merged into one report and one chart.
+/// The run behind <c>./build.sh bench</c>: native C and Net.Zmq throughput interleaved, the native C baseline, the
+/// BenchmarkDotNet throughput suites (Server GC), a Workstation GC subset in a child process, the round-trip
+/// scenarios and the async rows, merged into one report and one chart.
 /// <code>Net.Zmq.Benchmarks suite [--full] [--native PATH] [--results DIR]</code>
+/// <c>interleaved</c> runs the interleaved phases and the async rows alone; <c>async</c> the async round trips and
+/// parked receives alone.
 /// </summary>
 internal static class SuiteRun
 {
@@ -46,6 +49,7 @@ internal static class SuiteRun
         var throughput = new List<ThroughputResult>();
         var latency = new List<LatencyResult>();
         NativeBaseline? baseline = native is null ? null : new NativeBaseline(Path.GetFullPath(native));
+        List<PairedSeries> interleaved = NativeInterleaved(native);
 
         if (baseline is not null)
         {
@@ -64,14 +68,12 @@ internal static class SuiteRun
 
         Console.WriteLine("==> round trips");
         latency.AddRange(RoundTrips(baseline));
-        Console.WriteLine("==> async round trips and parked receives");
-        latency.AddRange(AsyncRoundTrips.Measure());
-        ParkedReceivesResult parked = ParkedReceivesResult.Measure(receives: 1000, duration: TimeSpan.FromSeconds(5));
+        InterleavedResults paired = AsyncRows(interleaved, parkedReceives: true);
         Console.WriteLine("==> Workstation GC subset (child process)");
         IReadOnlyList<ThroughputResult> workstation = RunWorkstationChild(args, results);
 
-        var environment = Environment(baseline is not null, stopwatch.Elapsed);
-        string markdown = new MarkdownReport(environment, throughput, workstation, latency, parked).Write();
+        var environment = Environment($"./build.sh bench{(Suite.Full ? " --full" : "")}", baseline is not null, stopwatch.Elapsed);
+        string markdown = new MarkdownReport(environment, throughput, workstation, latency, paired).Write();
         File.WriteAllText(Path.Combine(results, "latest.md"), markdown);
         var chartRows = throughput.Where(r => r.Suite is MarkdownReport.BufferSuite or "NetMQ" || (r.Suite == "Native" && Suite.BufferStrategySizes.Contains(r.Size))).ToList();
         File.WriteAllText(Path.Combine(results, "latest.svg"), SvgChart.Draw("Messages/s by message size (ROUTER to ROUTER, 10,000 messages per operation)", chartRows));
@@ -80,14 +82,75 @@ internal static class SuiteRun
         return 0;
     }
 
+    /// <summary>
+    /// The interleaved phases and the async rows alone (minutes, not the whole suite): native C against Net.Zmq when
+    /// --native is given, async against blocking throughput, the alternating async round trips and the 10,000 sockets.
+    /// Prints the report and, with --results, writes it to DIR/interleaved.md.
+    /// </summary>
+    public static int RunInterleaved(string[] args)
+    {
+        Suite.Full = args.Contains("--full");
+        if (GCSettings.IsServerGC)
+        {
+            GCSettings.LatencyMode = GCLatencyMode.Batch;
+        }
+
+        var stopwatch = Stopwatch.StartNew();
+        string? native = Option(args, "--native");
+        InterleavedResults paired = AsyncRows(NativeInterleaved(native), parkedReceives: false);
+        string command = $"Net.Zmq.Benchmarks interleaved{(native is null ? "" : " --native " + native)}{(Suite.Full ? " --full" : "")}";
+        string markdown = new MarkdownReport(Environment(command, native is not null, stopwatch.Elapsed), [], [], [], paired).Write();
+        Console.WriteLine(markdown);
+        if (Option(args, "--results") is { } results)
+        {
+            Directory.CreateDirectory(results);
+            File.WriteAllText(Path.Combine(results, "interleaved.md"), markdown);
+            Console.WriteLine($"==> wrote {Path.Combine(Path.GetFullPath(results), "interleaved.md")}");
+        }
+
+        return 0;
+    }
+
     /// <summary>Issue 5's measurements alone: the async round trips and the parked receives, printed as the report's async section.</summary>
     public static int RunAsyncOnly(string[] args)
     {
         Suite.Full = args.Contains("--full");
-        List<LatencyResult> latency = AsyncRoundTrips.Measure();
+        var stopwatch = Stopwatch.StartNew();
+        AsyncRoundTripResult trips = AsyncRoundTrips.Measure();
         ParkedReceivesResult parked = ParkedReceivesResult.Measure(receives: 1000, duration: TimeSpan.FromSeconds(5));
-        Console.WriteLine(new MarkdownReport([], [], [], latency, parked).Write());
+        var paired = new InterleavedResults([], [], trips, parked, null);
+        Console.WriteLine(new MarkdownReport(Environment("Net.Zmq.Benchmarks async", false, stopwatch.Elapsed), [], [], [], paired).Write());
         return 0;
+    }
+
+    private static List<PairedSeries> NativeInterleaved(string? native)
+    {
+        if (native is null)
+        {
+            Console.WriteLine("==> interleaved native C / Net.Zmq throughput: not run (no --native)");
+            return [];
+        }
+
+        Console.WriteLine("==> interleaved native C / Net.Zmq throughput (ROUTER to ROUTER)");
+        return InterleavedThroughput.Measure(Path.GetFullPath(native));
+    }
+
+    private static InterleavedResults AsyncRows(List<PairedSeries> interleaved, bool parkedReceives)
+    {
+        Console.WriteLine("==> async / blocking throughput, interleaved (PUSH to PULL)");
+        List<PairedSeries> asyncThroughput = PushPullThroughput.Measure();
+        Console.WriteLine("==> async round trips, alternating with sync");
+        AsyncRoundTripResult trips = AsyncRoundTrips.Measure();
+        ParkedReceivesResult? parked = null;
+        if (parkedReceives)
+        {
+            Console.WriteLine("==> parked receives");
+            parked = ParkedReceivesResult.Measure(receives: 1000, duration: TimeSpan.FromSeconds(5));
+        }
+
+        Console.WriteLine($"==> {ManySockets.TotalSockets:N0} sockets in async use");
+        ManySocketsResult many = ManySockets.Measure(Suite.ManySocketsWindow);
+        return new InterleavedResults(interleaved, asyncThroughput, trips, parked, many);
     }
 
     private static List<LatencyResult> RoundTrips(NativeBaseline? baseline)
@@ -206,16 +269,19 @@ internal static class SuiteRun
 
     private static string Assembly() => typeof(SuiteRun).Assembly.Location;
 
-    private static List<string> Environment(bool withNative, TimeSpan elapsed)
+    private static List<string> Environment(string command, bool withNative, TimeSpan elapsed)
     {
         string cpu = File.Exists("/proc/cpuinfo")
             ? File.ReadLines("/proc/cpuinfo").FirstOrDefault(l => l.StartsWith("model name", StringComparison.Ordinal))?.Split(':', 2)[1].Trim() ?? "unknown"
             : "unknown";
+        string set = Suite.Full
+            ? $"full set: 5 warm-ups, 20 iterations per BenchmarkDotNet case; at least {Suite.InterleavedPairs} interleaved pairs per size"
+            : $"short set: 3 warm-ups, 7 iterations per BenchmarkDotNet case; at least {Suite.InterleavedPairs} interleaved pairs per size";
         return
         [
-            $"Command: `./build.sh bench{(Suite.Full ? " --full" : "")}` ({(Suite.Full ? "full set: 5 warm-ups, 20 iterations" : "short set: 3 warm-ups, 7 iterations")} of one operation each), {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, {elapsed.TotalMinutes:F1} min",
+            $"Command: `{command}` ({set}), {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, {elapsed.TotalMinutes:F1} min",
             $"CPU: {cpu}, {System.Environment.ProcessorCount} logical cores; OS: {RuntimeInformation.OSDescription}",
-            $".NET {System.Environment.Version}, {RuntimeInformation.ProcessArchitecture}; GC: Server (GCLatencyMode.Batch) for the main tables, Workstation for the subset",
+            $".NET {System.Environment.Version}, {RuntimeInformation.ProcessArchitecture}; GC: {(GCSettings.IsServerGC ? "Server" : "Workstation")} ({GCSettings.LatencyMode}) for the main tables, Workstation for the subset",
             $"BenchmarkDotNet {typeof(BenchmarkRunner).Assembly.GetName().Version}, in-process toolchain, MemoryDiagnoser; libzmq {Context.Version}; NetMQ {typeof(NetMQ.Msg).Assembly.GetName().Version}",
             withNative ? "Native (C): benchmarks/native/zmq_native_bench.c, gcc -O2 against the same libzmq, run from this process in the same run" : "Native (C): not run (no --native)",
         ];

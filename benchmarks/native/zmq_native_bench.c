@@ -10,6 +10,11 @@
  *       An echo server thread (REP, or ROUTER) and a client (REQ, or DEALER); times every round trip. Prints:
  *       roundtrip <pattern> <size> <ns of round trip 1> <ns of round trip 2> ...
  *
+ *   zmq_native_bench serve
+ *       Opens the ROUTER pair and sender thread of "throughput" once, prints "ready", then reads commands from stdin:
+ *       "throughput <size> <messages>" runs one timed run and prints its ns on a line of its own; "quit" (or end of
+ *       input) closes everything. The .NET suite alternates these runs with its own (the interleaved phase).
+ *
  * Every line of output is whitespace-separated so the .NET report can merge it as "Native (C)" rows.
  */
 #include <errno.h>
@@ -60,79 +65,127 @@ static void recv_all(void *s, char *buffer, size_t size)
 
 /* ---- throughput: ROUTER to ROUTER ---- */
 
-struct sender {
-    void *socket;
-    char *payload;
-    int size, messages, rounds;
+/* A connected ROUTER pair and its sender thread, kept for any number of timed runs. */
+struct pair {
+    void *ctx, *receiver, *sender;
+    char *payload, *buffer;
+    int capacity;
+    int size, messages; /* of the next run; messages < 0 stops the sender thread */
     sem_t start;
+    pthread_t thread;
 };
 
 static void *sender_main(void *arg)
 {
-    struct sender *s = arg;
-    for (int round = 0; round < s->rounds; round++) {
-        sem_wait(&s->start);
-        for (int i = 0; i < s->messages; i++) {
-            if (zmq_send(s->socket, "R", 1, ZMQ_SNDMORE) < 0) fail("zmq_send id");
-            if (zmq_send(s->socket, s->payload, s->size, 0) < 0) fail("zmq_send payload");
+    struct pair *p = arg;
+    while (1) {
+        sem_wait(&p->start);
+        if (p->messages < 0) return NULL;
+        for (int i = 0; i < p->messages; i++) {
+            if (zmq_send(p->sender, "R", 1, ZMQ_SNDMORE) < 0) fail("zmq_send id");
+            if (zmq_send(p->sender, p->payload, p->size, 0) < 0) fail("zmq_send payload");
         }
     }
-    return NULL;
+}
+
+static void pair_open(struct pair *p)
+{
+    char endpoint[256], id[16], hello[16];
+    int one = 1;
+    memset(p, 0, sizeof *p);
+    p->ctx = zmq_ctx_new();
+    p->receiver = make_socket(p->ctx, ZMQ_ROUTER);
+    p->sender = make_socket(p->ctx, ZMQ_ROUTER);
+    zmq_setsockopt(p->receiver, ZMQ_ROUTING_ID, "R", 1);
+    zmq_setsockopt(p->sender, ZMQ_ROUTING_ID, "S", 1);
+    zmq_setsockopt(p->sender, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
+    bind_any(p->receiver, endpoint, sizeof endpoint);
+    if (zmq_connect(p->sender, endpoint) != 0) fail("zmq_connect");
+
+    /* The handshake is done when the sender's ROUTER can route to "R". */
+    while (zmq_send(p->sender, "R", 1, ZMQ_SNDMORE) < 0) {
+        if (zmq_errno() != EHOSTUNREACH) fail("handshake");
+        usleep(100);
+    }
+    zmq_send(p->sender, "hi", 2, 0);
+    recv_all(p->receiver, id, sizeof id);
+    recv_all(p->receiver, hello, sizeof hello);
+
+    sem_init(&p->start, 0, 0);
+    pthread_create(&p->thread, NULL, sender_main, p);
+}
+
+/* One timed run: <messages> two-frame messages of <size> bytes, from the sender's start to the last receive. */
+static int64_t pair_run(struct pair *p, int size, int messages)
+{
+    char id[16];
+    if (size > p->capacity) {
+        /* The sender thread is idle between runs, so the buffers can move. */
+        p->payload = realloc(p->payload, size);
+        p->buffer = realloc(p->buffer, size);
+        if (!p->payload || !p->buffer) { fprintf(stderr, "out of memory\n"); exit(1); }
+        memset(p->payload, 'x', size);
+        p->capacity = size;
+    }
+    p->size = size;
+    p->messages = messages;
+    int64_t started = now_ns();
+    sem_post(&p->start);
+    for (int i = 0; i < messages; i++) {
+        recv_all(p->receiver, id, sizeof id);
+        recv_all(p->receiver, p->buffer, size);
+    }
+    return now_ns() - started;
+}
+
+static void pair_close(struct pair *p)
+{
+    p->messages = -1;
+    sem_post(&p->start);
+    pthread_join(p->thread, NULL);
+    zmq_close(p->sender);
+    zmq_close(p->receiver);
+    zmq_ctx_term(p->ctx);
+    sem_destroy(&p->start);
+    free(p->payload);
+    free(p->buffer);
 }
 
 static int throughput(int size, int messages, int warmups, int iterations)
 {
-    void *ctx = zmq_ctx_new();
-    void *receiver = make_socket(ctx, ZMQ_ROUTER);
-    void *sender_socket = make_socket(ctx, ZMQ_ROUTER);
-    char endpoint[256];
-    int one = 1;
-    zmq_setsockopt(receiver, ZMQ_ROUTING_ID, "R", 1);
-    zmq_setsockopt(sender_socket, ZMQ_ROUTING_ID, "S", 1);
-    zmq_setsockopt(sender_socket, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
-    bind_any(receiver, endpoint, sizeof endpoint);
-    if (zmq_connect(sender_socket, endpoint) != 0) fail("zmq_connect");
-
-    /* The handshake is done when the sender's ROUTER can route to "R". */
-    while (zmq_send(sender_socket, "R", 1, ZMQ_SNDMORE) < 0) {
-        if (zmq_errno() != EHOSTUNREACH) fail("handshake");
-        usleep(100);
-    }
-    zmq_send(sender_socket, "hi", 2, 0);
-    char id[16];
-    char *buffer = malloc(size > 16 ? size : 16);
-    recv_all(receiver, id, sizeof id);
-    recv_all(receiver, buffer, 16);
-
-    struct sender s;
-    s.socket = sender_socket;
-    s.payload = malloc(size);
-    s.size = size;
-    s.messages = messages;
-    s.rounds = warmups + iterations;
-    memset(s.payload, 'x', size);
-    sem_init(&s.start, 0, 0);
-    pthread_t thread;
-    pthread_create(&thread, NULL, sender_main, &s);
-
+    struct pair p;
+    pair_open(&p);
     printf("throughput %d %d", size, messages);
     for (int round = 0; round < warmups + iterations; round++) {
-        int64_t started = now_ns();
-        sem_post(&s.start);
-        for (int i = 0; i < messages; i++) {
-            recv_all(receiver, id, sizeof id);
-            recv_all(receiver, buffer, size);
-        }
-        int64_t elapsed = now_ns() - started;
+        int64_t elapsed = pair_run(&p, size, messages);
         if (round >= warmups) printf(" %lld", (long long)elapsed);
     }
     printf("\n");
-    pthread_join(thread, NULL);
-    zmq_close(sender_socket);
-    zmq_close(receiver);
-    zmq_ctx_term(ctx);
-    free(s.payload);
-    free(buffer);
+    pair_close(&p);
+    return 0;
+}
+
+/* Stays up and runs one timed throughput run per command read from stdin, so that a caller can alternate its own
+ * runs with these ones against a process that is already warm. */
+static int serve(void)
+{
+    struct pair p;
+    char line[256];
+    int size, messages;
+    pair_open(&p);
+    printf("ready\n");
+    fflush(stdout);
+    while (fgets(line, sizeof line, stdin)) {
+        if (strncmp(line, "quit", 4) == 0) break;
+        if (sscanf(line, "throughput %d %d", &size, &messages) != 2 || size < 0 || messages < 1) {
+            fprintf(stderr, "unknown command: %s", line);
+            pair_close(&p);
+            return 2;
+        }
+        printf("%lld\n", (long long)pair_run(&p, size, messages));
+        fflush(stdout);
+    }
+    pair_close(&p);
     return 0;
 }
 
@@ -213,9 +266,12 @@ int main(int argc, char **argv)
         return throughput(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
     if (argc == 6 && strcmp(argv[1], "roundtrip") == 0)
         return roundtrip(argv[2], atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
+    if (argc == 2 && strcmp(argv[1], "serve") == 0)
+        return serve();
     fprintf(stderr,
             "usage: %s throughput <size> <messages> <warmups> <iterations>\n"
-            "       %s roundtrip <req-rep|dealer-router> <size> <warmups> <samples>\n",
-            argv[0], argv[0]);
+            "       %s roundtrip <req-rep|dealer-router> <size> <warmups> <samples>\n"
+            "       %s serve    (then, on stdin: throughput <size> <messages> | quit)\n",
+            argv[0], argv[0], argv[0]);
     return 2;
 }

@@ -9,15 +9,17 @@ namespace Net.Zmq.Benchmarks;
 /// Net.Zmq's blocking calls, with Net.Zmq's <c>SendAsync</c>/<c>RecvAsync</c>, and with NetMQ's
 /// <c>ReceiveFrameBytesAsync</c> (NetMQ has no async send; its async receive needs a <see cref="NetMQRuntime"/>). The
 /// server is the same for all three: Net.Zmq with a blocking receive on a dedicated thread, so the rows differ only in
-/// the client. The measured lambdas use the pooling builder, so the harness's own state machines are not counted as
-/// the libraries' allocations.
+/// the client. The two Net.Zmq clients alternate (sync, async, sync, async, ...: <see cref="Suite.AsyncRoundTripPairs"/>
+/// pairs of <see cref="Suite.RoundTripSamples"/> round trips each), so each async/sync ratio compares runs taken
+/// seconds apart; NetMQ runs once, after them. The measured lambdas use the pooling builder, so the harness's own
+/// state machines are not counted as the libraries' allocations.
 /// </summary>
 internal static class AsyncRoundTrips
 {
     public const string Scenario = "Async round trip";
     public const int Size = 64;
 
-    public static List<LatencyResult> Measure()
+    public static AsyncRoundTripResult Measure()
     {
         using var context = new Context { DefaultLinger = TimeSpan.Zero };
         using var server = new Socket(context, SocketType.Router);
@@ -26,25 +28,36 @@ internal static class AsyncRoundTrips
         var echo = new Thread(() => Echo(server)) { IsBackground = true, Name = "echo server" };
         echo.Start();
 
-        var results = new List<LatencyResult>();
+        var sync = new List<LatencyResult>();
+        var async = new List<LatencyResult>();
         byte[] payload = new byte[Size];
         byte[] reply = new byte[Size];
+        // Two clients: once a socket has been used asynchronously its blocking calls take the async path's lock, so
+        // the sync runs get a socket of their own.
         using (var client = new Socket(context, SocketType.Dealer))
+        using (var asyncClient = new Socket(context, SocketType.Dealer))
         {
             client.Connect(endpoint);
-            results.Add(RoundTripRunner.MeasureAsync(Scenario, "Net.Zmq sync", Size, () =>
+            asyncClient.Connect(endpoint);
+            for (int pair = 0; pair < Suite.AsyncRoundTripPairs; pair++)
             {
-                client.Send(payload);
-                client.Recv(reply);
-                return ValueTask.CompletedTask;
-            }).GetAwaiter().GetResult());
-            results.Add(Task.Run(() => RoundTripRunner.MeasureAsync(Scenario, "Net.Zmq async", Size, [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))] async ValueTask () =>
-            {
-                await client.SendAsync(payload.AsMemory()).ConfigureAwait(false);
-                await client.RecvAsync(reply.AsMemory()).ConfigureAwait(false);
-            })).GetAwaiter().GetResult());
+                sync.Add(RoundTripRunner.MeasureAsync(Scenario, "Net.Zmq sync", Size, () =>
+                {
+                    client.Send(payload);
+                    client.Recv(reply);
+                    return ValueTask.CompletedTask;
+                }, rounds: 1).GetAwaiter().GetResult());
+                async.Add(Task.Run(() => RoundTripRunner.MeasureAsync(Scenario, "Net.Zmq async", Size, [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))] async ValueTask () =>
+                {
+                    await asyncClient.SendAsync(payload.AsMemory()).ConfigureAwait(false);
+                    await asyncClient.RecvAsync(reply.AsMemory()).ConfigureAwait(false);
+                }, rounds: 1)).GetAwaiter().GetResult());
+                Console.WriteLine($"    pair {pair + 1}: sync p50 {Units.Duration(sync[^1].P50)} p99 {Units.Duration(sync[^1].P99)}, " +
+                                  $"async p50 {Units.Duration(async[^1].P50)} p99 {Units.Duration(async[^1].P99)}");
+            }
         }
 
+        LatencyResult netMq;
         using (var netMqClient = new DealerSocket())
         using (var runtime = new NetMQRuntime())
         {
@@ -56,13 +69,13 @@ internal static class AsyncRoundTrips
                 await netMqClient.ReceiveFrameBytesAsync();
             });
             runtime.Run(measuring);
-            results.Add(measuring.Result);
+            netMq = measuring.Result;
         }
 
         NetMQConfig.Cleanup(block: false);
         context.Shutdown();
         echo.Join();
-        return results;
+        return new AsyncRoundTripResult(sync, async, netMq);
     }
 
     private static void Echo(Socket server)

@@ -11,65 +11,18 @@ internal sealed record ParkedReceivesResult(int Receives, TimeSpan Duration, Tim
     public static ParkedReceivesResult Measure(int receives, TimeSpan duration)
     {
         using var context = new Context { DefaultLinger = TimeSpan.Zero };
-        var sockets = new List<Socket>(receives);
-        var pending = new List<Task<int>>(receives);
-        byte[] buffer = new byte[64];
-        for (int i = 0; i < receives; i++)
-        {
-            var socket = new Socket(context, SocketType.Pull);
-            socket.Bind($"inproc://parked-{i}");
-            sockets.Add(socket);
-            pending.Add(socket.RecvAsync(buffer.AsMemory()).AsTask());
-        }
+        var parked = new ParkedSockets(context, "parked", receives);
 
         using Process process = Process.GetCurrentProcess();
         TimeSpan processBefore = process.TotalProcessorTime;
-        TimeSpan? reactorBefore = ReactorThreadCpu();
+        TimeSpan? reactorBefore = ReactorThread.Cpu();
         Thread.Sleep(duration);
         process.Refresh();
         TimeSpan processCpu = process.TotalProcessorTime - processBefore;
-        TimeSpan? reactorCpu = ReactorThreadCpu() - reactorBefore;
+        TimeSpan? reactorCpu = ReactorThread.Cpu() - reactorBefore;
         int threads = ThreadPool.ThreadCount;
 
-        foreach (Socket socket in sockets)
-        {
-            socket.Dispose();
-        }
-
-        int completed = pending.Count(t => WaitForDisposed(t));
+        int completed = parked.Close();
         return new ParkedReceivesResult(receives, duration, processCpu, reactorCpu, threads, completed);
-    }
-
-    private static bool WaitForDisposed(Task task)
-    {
-        try
-        {
-            task.Wait(TimeSpan.FromSeconds(5));
-            return false;
-        }
-        catch (AggregateException ex) when (ex.InnerException is ObjectDisposedException)
-        {
-            return true;
-        }
-    }
-
-    /// <summary>utime + stime of the thread named "Net.Zmq reactor", from /proc/self/task.</summary>
-    private static TimeSpan? ReactorThreadCpu()
-    {
-        foreach (string task in Directory.EnumerateDirectories("/proc/self/task"))
-        {
-            if (File.ReadAllText(Path.Combine(task, "comm")).Trim() != "Net.Zmq reactor")
-            {
-                continue;
-            }
-
-            // Fields after the parenthesised name: state is field 3, utime 14 and stime 15 (clock ticks, 100 per second here).
-            string stat = File.ReadAllText(Path.Combine(task, "stat"));
-            string[] fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
-            long ticks = long.Parse(fields[11]) + long.Parse(fields[12]);
-            return TimeSpan.FromSeconds(ticks / 100.0);
-        }
-
-        return null;
     }
 }

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.ExceptionServices;
 
 namespace Net.Zmq.Benchmarks;
@@ -34,6 +35,22 @@ internal sealed class SenderThread : IDisposable
     {
         _done.Wait();
         _failure?.Throw();
+    }
+
+    /// <summary>Starts one round and returns when it started, a <see cref="Stopwatch"/> timestamp.</summary>
+    public long StartTimed()
+    {
+        long started = Stopwatch.GetTimestamp();
+        Start();
+        return started;
+    }
+
+    /// <summary>Takes the ns since <paramref name="started"/> now (at the last receive), then waits for the round as <see cref="WaitDone"/>.</summary>
+    public double FinishTimed(long started)
+    {
+        double ns = Interleaving.ElapsedNs(started);
+        WaitDone();
+        return ns;
     }
 
     public void Dispose()

@@ -3,13 +3,14 @@ namespace Net.Zmq.Benchmarks;
 /// <summary>The statistics of one round-trip scenario for one library, in nanoseconds.</summary>
 /// <param name="Spread">Half the range between the rounds' means: how far a repeat run may land from <paramref name="Mean"/>.</param>
 /// <param name="AllocatedPerOperation">Managed bytes allocated per operation by all threads; null for native C, or when the counter went backwards.</param>
+/// <param name="CpuPerOperation">Process CPU time (user + system, all threads) per operation, ns; null when not measured.</param>
 internal sealed record LatencyResult(
     string Scenario, string Library, int Size, double Mean, double Spread, double P50, double P90, double P99,
-    double? AllocatedPerOperation)
+    double? AllocatedPerOperation, double? CpuPerOperation = null)
 {
     /// <summary>Statistics of <paramref name="samples"/> (ns), taken as <paramref name="rounds"/> consecutive rounds.</summary>
     public static LatencyResult FromSamples(
-        string scenario, string library, int size, double[] samples, int rounds, double? allocatedPerOperation)
+        string scenario, string library, int size, double[] samples, int rounds, double? allocatedPerOperation, double? cpuPerOperation = null)
     {
         int perRound = samples.Length / rounds;
         double[] roundMeans = new double[rounds];
@@ -22,7 +23,7 @@ internal sealed record LatencyResult(
         Array.Sort(sorted);
         return new LatencyResult(
             scenario, library, size, samples.Average(), (roundMeans.Max() - roundMeans.Min()) / 2,
-            Percentile(sorted, 50), Percentile(sorted, 90), Percentile(sorted, 99), allocatedPerOperation);
+            Percentile(sorted, 50), Percentile(sorted, 90), Percentile(sorted, 99), allocatedPerOperation, cpuPerOperation);
     }
 
     private static double Percentile(double[] sorted, double percent) =>

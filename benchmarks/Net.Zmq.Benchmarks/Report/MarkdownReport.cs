@@ -2,13 +2,16 @@ using System.Text;
 
 namespace Net.Zmq.Benchmarks;
 
-/// <summary>Writes benchmarks/results/latest.md: environment, the merged tables, and each issue target with its measured ratio.</summary>
-internal sealed class MarkdownReport(
+/// <summary>
+/// Writes benchmarks/results/latest.md: environment, the interleaved native/Net.Zmq comparison, the merged tables,
+/// each target with its measured ratio, and the async rows. A section whose phase was not run is left out.
+/// </summary>
+internal sealed partial class MarkdownReport(
     IReadOnlyList<string> environment,
     IReadOnlyList<ThroughputResult> throughput,
     IReadOnlyList<ThroughputResult> workstation,
     IReadOnlyList<LatencyResult> latency,
-    ParkedReceivesResult parked)
+    InterleavedResults paired)
 {
     public const string BufferSuite = "Buffer strategy";
     public const string ReceiveSuite = "Receive mode";
@@ -17,13 +20,6 @@ internal sealed class MarkdownReport(
 
     public string Write()
     {
-        if (throughput.Count == 0)
-        {
-            // The async set alone (Net.Zmq.Benchmarks async).
-            AsyncSection();
-            return _text.ToString();
-        }
-
         Line("# Net.Zmq benchmark results");
         Line();
         foreach (string line in environment)
@@ -31,59 +27,32 @@ internal sealed class MarkdownReport(
             Line($"- {line}");
         }
 
-        Line();
-        Line("Throughput rows: one operation = 10,000 ROUTER-to-ROUTER messages over tcp://127.0.0.1, HWM 0, sender and receiver on two threads. " +
-             "± is the standard deviation of the iterations. Ratio is the time against the suite's baseline; \"of native\" is messages/s against the Native (C) row of the same size. " +
-             "Gen0 is collections per 1,000 operations.");
-        ThroughputSection("Message buffer strategies (Server GC)", BufferSuite, "ByteArray", throughput);
-        ThroughputSection("Receive modes (Server GC)", ReceiveSuite, "PureBlocking", throughput);
-        if (workstation.Count > 0)
+        InterleavedSection();
+        if (throughput.Count > 0)
         {
-            ThroughputSection("Message buffer strategies (Workstation GC, subset)", BufferSuite, "ByteArray", workstation);
+            Line();
+            Line("## Throughput by phase");
+            Line();
+            Line("Throughput rows: one operation = 10,000 ROUTER-to-ROUTER messages over tcp://127.0.0.1, HWM 0, sender and receiver on two threads. " +
+                 "± is the standard deviation of the iterations. Ratio is the time against the suite's baseline; \"of native\" is messages/s against the Native (C) row of the same size, " +
+                 "measured in another phase of the run, minutes apart (the interleaved table above is the like-for-like comparison). " +
+                 "Gen0 is collections per 1,000 operations.");
+            ThroughputSection("Message buffer strategies (Server GC)", BufferSuite, "ByteArray", throughput);
+            ThroughputSection("Receive modes (Server GC)", ReceiveSuite, "PureBlocking", throughput);
+            if (workstation.Count > 0)
+            {
+                ThroughputSection("Message buffer strategies (Workstation GC, subset)", BufferSuite, "ByteArray", workstation);
+            }
         }
 
-        LatencySection();
+        if (latency.Count > 0)
+        {
+            LatencySection();
+        }
+
         TargetSection();
         AsyncSection();
         return _text.ToString();
-    }
-
-    private void AsyncSection()
-    {
-        Line();
-        Line("## Async (issue 5)");
-        Line();
-        Line($"{AsyncRoundTrips.Scenario}: a DEALER client and a ROUTER echo server, {AsyncRoundTrips.Size} B, tcp://127.0.0.1; the server is the same " +
-             "(Net.Zmq, blocking receive on its own thread) for every client. Allocated counts all threads' managed bytes per round trip.");
-        Line();
-        Line("| Client | Mean | ± | p50 | p90 | p99 | Allocated/op | vs Net.Zmq sync (mean) | (p50) |");
-        Line("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
-        var rows = latency.Where(r => r.Scenario == AsyncRoundTrips.Scenario).ToList();
-        LatencyResult? sync = rows.FirstOrDefault(r => r.Library == "Net.Zmq sync");
-        foreach (LatencyResult r in rows)
-        {
-            string mean = sync is null ? "-" : Units.Number(r.Mean / sync.Mean) + "x";
-            string p50 = sync is null ? "-" : Units.Number(r.P50 / sync.P50) + "x";
-            string allocated = r.AllocatedPerOperation is { } a ? Units.Bytes(a) : "n/a";
-            Line($"| {r.Library} | {Units.Duration(r.Mean)} | {Units.Duration(r.Spread)} | {Units.Duration(r.P50)} | {Units.Duration(r.P90)} | " +
-                 $"{Units.Duration(r.P99)} | {allocated} | {mean} | {p50} |");
-        }
-
-        LatencyResult? asyncRow = rows.FirstOrDefault(r => r.Library == "Net.Zmq async");
-        if (sync is not null && asyncRow is not null)
-        {
-            double ratio = asyncRow.Mean / sync.Mean;
-            Line();
-            Line($"Target: async round trip ≤ 1.25x the sync one: {Units.Number(ratio)}x on the mean, {Units.Number(asyncRow.P50 / sync.P50)}x on p50 — " +
-                 $"{(ratio <= 1.25 ? "met" : "missed")} on the mean. Target: 0 bytes allocated per async round trip: {Units.Bytes(asyncRow.AllocatedPerOperation ?? 0)}.");
-        }
-
-        Line();
-        string reactor = parked.ReactorCpu is { } cpu ? $"{cpu.TotalMilliseconds:F0} ms" : "not found";
-        Line($"Parked receives: {parked.Receives:N0} RecvAsync calls waiting on {parked.Receives:N0} idle PULL sockets for {parked.Duration.TotalSeconds:F0} s used " +
-             $"{parked.ProcessCpu.TotalMilliseconds:F0} ms of CPU in the whole process ({parked.ProcessCpu / parked.Duration * 100:F2}% of one core) and {reactor} " +
-             $"on the reactor thread, with {parked.ThreadPoolThreads} thread-pool threads; disposing the sockets completed " +
-             $"{parked.CompletedOnDispose:N0} of them with ObjectDisposedException.");
     }
 
     private void ThroughputSection(string title, string suite, string baseline, IReadOnlyList<ThroughputResult> source)
@@ -136,12 +105,18 @@ internal sealed class MarkdownReport(
 
     private void TargetSection()
     {
+        var rows = TargetCheck.EvaluatePaired(paired).ToList();
+        if (throughput.Count > 0)
+        {
+            rows.AddRange(TargetCheck.Evaluate(throughput, latency));
+        }
+
         Line();
-        Line("## Targets of issue 4");
+        Line("## Targets");
         Line();
         Line("| Target | Measured | Result |");
         Line("|---|---|---|");
-        foreach ((string target, string measured, bool? met) in TargetCheck.Evaluate(throughput, latency))
+        foreach ((string target, string measured, bool? met) in rows)
         {
             Line($"| {target} | {measured} | {(met is null ? "not measured" : met.Value ? "met" : "missed")} |");
         }

@@ -34,7 +34,9 @@ internal static class Units
         >= 1 << 30 => string.Format(Invariant, "{0:F2} GB", bytes / (1 << 30)),
         >= 1 << 20 => string.Format(Invariant, "{0:F2} MB", bytes / (1 << 20)),
         >= 1 << 10 => string.Format(Invariant, "{0:F2} KB", bytes / 1024),
-        _ => string.Format(Invariant, "{0:F0} B", bytes),
+        >= 10 or 0 => string.Format(Invariant, "{0:F0} B", bytes),
+        // A few bytes spread over thousands of operations: shown, not rounded to "0 B".
+        _ => string.Format(Invariant, "{0:F3} B", bytes),
     };
 
     public static string Size(int bytes) => bytes >= 1024 ? $"{bytes / 1024} KB" : $"{bytes} B";

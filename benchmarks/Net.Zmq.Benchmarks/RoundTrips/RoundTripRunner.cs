@@ -39,18 +39,21 @@ internal static class RoundTripRunner
 
     /// <summary>
     /// Times <paramref name="roundTrip"/> the same way, for operations that are awaited; run it on the thread (and
-    /// synchronization context) the library needs.
+    /// synchronization context) the library needs. Also records the process's CPU time per operation.
     /// </summary>
-    public static async Task<LatencyResult> MeasureAsync(string scenarioName, string libraryName, int size, Func<ValueTask> roundTrip)
+    /// <param name="rounds">Consecutive rounds of <see cref="Suite.RoundTripSamples"/> operations each.</param>
+    public static async Task<LatencyResult> MeasureAsync(string scenarioName, string libraryName, int size, Func<ValueTask> roundTrip, int? rounds = null)
     {
-        int rounds = Suite.RoundTripRounds;
-        int count = Suite.RoundTripSamples * rounds;
+        int roundCount = rounds ?? Suite.RoundTripRounds;
+        int count = Suite.RoundTripSamples * roundCount;
         long[] ticks = new long[count];
         for (int i = 0; i < Warmups; i++)
         {
             await roundTrip();
         }
 
+        // Environment.CpuUsage is the process's user + system time (getrusage), read without allocating.
+        TimeSpan cpuBefore = Environment.CpuUsage.TotalTime;
         long before = GC.GetTotalAllocatedBytes(precise: true);
         for (int i = 0; i < count; i++)
         {
@@ -60,15 +63,16 @@ internal static class RoundTripRunner
         }
 
         long allocated = GC.GetTotalAllocatedBytes(precise: true) - before;
-        return Summarize(scenarioName, libraryName, size, ticks, rounds, allocated);
+        double cpuPerOperation = (Environment.CpuUsage.TotalTime - cpuBefore).Ticks * 100.0 / count;
+        return Summarize(scenarioName, libraryName, size, ticks, roundCount, allocated, cpuPerOperation);
     }
 
-    private static LatencyResult Summarize(string scenarioName, string libraryName, int size, long[] ticks, int rounds, long allocated)
+    private static LatencyResult Summarize(string scenarioName, string libraryName, int size, long[] ticks, int rounds, long allocated, double? cpuPerOperation = null)
     {
         double nsPerTick = 1e9 / Stopwatch.Frequency;
         double[] samples = Array.ConvertAll(ticks, t => t * nsPerTick);
         // The process-wide counter has been seen to go backwards under Server GC; such a window measures nothing.
         double? perOperation = allocated < 0 ? null : (double)allocated / ticks.Length;
-        return LatencyResult.FromSamples(scenarioName, libraryName, size, samples, rounds, perOperation);
+        return LatencyResult.FromSamples(scenarioName, libraryName, size, samples, rounds, perOperation, cpuPerOperation);
     }
 }
