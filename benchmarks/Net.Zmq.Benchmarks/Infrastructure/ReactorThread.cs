@@ -1,12 +1,15 @@
 namespace Net.Zmq.Benchmarks;
 
-/// <summary>The CPU time of Net.Zmq's reactor thread (the thread named "Net.Zmq reactor"), read from /proc/self/task.</summary>
+/// <summary>
+/// The CPU time of Net.Zmq's reactor threads (the threads named "Net.Zmq reactor"), read from /proc/self/task. It
+/// includes the continuations they ran themselves (the code after an await they completed), which is user code.
+/// </summary>
 internal static class ReactorThread
 {
     /// <summary>Clock ticks per second of /proc's utime and stime (sysconf(_SC_CLK_TCK), 100 on Linux).</summary>
     private const double TicksPerSecond = 100;
 
-    /// <summary>utime + stime of the reactor thread; null when no such thread runs (no socket used asynchronously yet, or not Linux).</summary>
+    /// <summary>utime + stime of the reactor threads together; null when none runs (no socket used asynchronously yet, or not Linux).</summary>
     public static TimeSpan? Cpu()
     {
         if (!Directory.Exists("/proc/self/task"))
@@ -14,6 +17,8 @@ internal static class ReactorThread
             return null;
         }
 
+        long ticks = 0;
+        bool found = false;
         foreach (string task in Directory.EnumerateDirectories("/proc/self/task"))
         {
             if (File.ReadAllText(Path.Combine(task, "comm")).Trim() != "Net.Zmq reactor")
@@ -24,10 +29,10 @@ internal static class ReactorThread
             // Fields after the parenthesised name: state is field 3, utime 14 and stime 15.
             string stat = File.ReadAllText(Path.Combine(task, "stat"));
             string[] fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
-            long ticks = long.Parse(fields[11]) + long.Parse(fields[12]);
-            return TimeSpan.FromSeconds(ticks / TicksPerSecond);
+            ticks += long.Parse(fields[11]) + long.Parse(fields[12]);
+            found = true;
         }
 
-        return null;
+        return found ? TimeSpan.FromSeconds(ticks / TicksPerSecond) : null;
     }
 }

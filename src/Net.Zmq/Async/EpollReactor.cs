@@ -11,8 +11,6 @@ namespace Net.Zmq.Async;
 [SupportedOSPlatform("linux")]
 internal sealed unsafe class EpollReactor : SocketReactor
 {
-    private const int MaxEventsPerWait = 64;
-
     private readonly int _epoll;
 
     internal EpollReactor()
@@ -41,28 +39,28 @@ internal sealed unsafe class EpollReactor : SocketReactor
         Epoll.Control(_epoll, Epoll.Delete, (int)fd, ev);
     }
 
-    protected override void Run()
+    /// <summary>epoll_wait wakes one waiter per event, so several threads can wait on one set without waking together.</summary>
+    protected override int WaitingThreads { get; } = Math.Clamp(Environment.ProcessorCount, 2, 16);
+
+    protected override int Wait(Span<ulong> ready, bool stalled)
     {
-        byte* events = stackalloc byte[MaxEventsPerWait * 16];
-        while (true)
+        // Edge-triggered: a pump left to a gate's holder happens when it leaves the gate, so a stall needs no pause.
+        byte* events = stackalloc byte[MaxReadyPerWait * 16];
+        int count;
+        while ((count = Epoll.Wait(_epoll, events, Math.Min(ready.Length, MaxReadyPerWait), -1)) < 0)
         {
-            int count = Epoll.Wait(_epoll, events, MaxEventsPerWait, -1);
-            if (count < 0)
+            // EINTR is routine; anything else would repeat forever, so back off instead of spinning.
+            if (Marshal.GetLastPInvokeError() != Epoll.EINTR)
             {
-                // EINTR is routine; anything else would repeat forever, so back off instead of spinning.
-                if (Marshal.GetLastPInvokeError() != Epoll.EINTR)
-                {
-                    Thread.Sleep(10);
-                }
-
-                continue;
-            }
-
-            for (int i = 0; i < count; i++)
-            {
-                // A pump left to the gate's holder happens when it leaves the gate: the edge is not lost.
-                Dispatch(Epoll.ReadData(events, i));
+                Thread.Sleep(10);
             }
         }
+
+        for (int i = 0; i < count; i++)
+        {
+            ready[i] = Epoll.ReadData(events, i);
+        }
+
+        return count;
     }
 }

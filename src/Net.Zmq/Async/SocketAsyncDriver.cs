@@ -217,19 +217,29 @@ internal sealed unsafe class SocketAsyncDriver
         return finished;
     }
 
-    /// <summary>Tries the parked operations as far as the socket allows; called by the reactor when <c>ZMQ_FD</c> signals.</summary>
+    /// <summary>
+    /// Tries the parked operations as far as the socket allows: called by the reactor when <c>ZMQ_FD</c> signals, and
+    /// by whoever leaves the gate while an operation is parked. What completes is published after the gate is left,
+    /// so that no continuation runs inside it.
+    /// </summary>
+    /// <param name="runContinuationInline">
+    /// Whether one continuation may run on this thread (the receive's, or the send's when no receive completed): only
+    /// a reactor thread passes true, while another one is free to go on waiting. The others go to the thread pool.
+    /// </param>
     /// <returns>False when another thread held the gate, so the pump was left to it.</returns>
-    internal bool Pump()
+    internal bool Pump(bool runContinuationInline = false)
     {
         Interlocked.Exchange(ref _pumpRequested, 1);
         bool pumped = false;
+        Completion received = default;
+        Completion sent = default;
         while (Monitor.TryEnter(_gate))
         {
             pumped = true;
             try
             {
                 Volatile.Write(ref _pumpRequested, 0);
-                PumpInsideGate();
+                PumpInsideGate(ref received, ref sent);
             }
             finally
             {
@@ -239,10 +249,12 @@ internal sealed unsafe class SocketAsyncDriver
             Interlocked.MemoryBarrier();
             if (Volatile.Read(ref _pumpRequested) == 0)
             {
-                return true;
+                break;
             }
         }
 
+        sent.Publish(runContinuationInline && received.IsEmpty);
+        received.Publish(runContinuationInline);
         return pumped;
     }
 
@@ -291,12 +303,12 @@ internal sealed unsafe class SocketAsyncDriver
     private bool TryEnterGateForCall() =>
         Monitor.TryEnter(_gate) || (Volatile.Read(ref _pumping) && Monitor.TryEnter(_gate, PumpWaitMilliseconds));
 
-    private void PumpInsideGate()
+    private void PumpInsideGate(ref Completion received, ref Completion sent)
     {
         Volatile.Write(ref _pumping, true);
         try
         {
-            PumpOperations();
+            PumpOperations(ref received, ref sent);
         }
         finally
         {
@@ -304,7 +316,7 @@ internal sealed unsafe class SocketAsyncDriver
         }
     }
 
-    private void PumpOperations()
+    private void PumpOperations(ref Completion received, ref Completion sent)
     {
         if (IsDisposed || !_handle.TryLease(out nint socket))
         {
@@ -326,12 +338,12 @@ internal sealed unsafe class SocketAsyncDriver
                 bool progressed = false;
                 if ((events & (int)PollEvents.In) != 0)
                 {
-                    progressed |= TryAdvance(Volatile.Read(ref _receive), socket);
+                    progressed |= TryAdvance(Volatile.Read(ref _receive), socket, ref received);
                 }
 
                 if ((events & (int)PollEvents.Out) != 0)
                 {
-                    progressed |= TryAdvance(Volatile.Read(ref _send), socket);
+                    progressed |= TryAdvance(Volatile.Read(ref _send), socket, ref sent);
                 }
 
                 if (!progressed)
@@ -346,7 +358,8 @@ internal sealed unsafe class SocketAsyncDriver
         }
     }
 
-    private bool TryAdvance(SocketOperation operation, nint socket)
+    /// <summary>Runs a parked operation once; when it finishes it stays Busy, to be published by <see cref="Pump"/> after the gate.</summary>
+    private bool TryAdvance(SocketOperation operation, nint socket, ref Completion completion)
     {
         if (!operation.TryClaimParked())
         {
@@ -355,7 +368,7 @@ internal sealed unsafe class SocketAsyncDriver
 
         if (operation.TryExecute(socket, _type, out int result, out Exception? error))
         {
-            operation.Complete(result, error);
+            completion = new Completion(operation, result, error);
             return true;
         }
 
@@ -406,5 +419,13 @@ internal sealed unsafe class SocketAsyncDriver
     {
         Volatile.Read(ref _receive).TryEndWait(reason, _type, errorNumber);
         Volatile.Read(ref _send).TryEndWait(reason, _type, errorNumber);
+    }
+
+    /// <summary>An operation a pump finished, with its outcome, until it is published outside the gate.</summary>
+    private readonly struct Completion(SocketOperation? operation, int result, Exception? error)
+    {
+        public bool IsEmpty => operation is null;
+
+        public void Publish(bool runContinuationInline) => operation?.Complete(result, error, runContinuationInline);
     }
 }

@@ -230,14 +230,17 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
             WaitEnd.SocketDisposed => CreateSocketDisposedException(),
             _ => ThrowHelper.CreateZmqException(errorNumber, $"Waiting to {Name} on a {type} socket"),
         };
-        Finish(0, error);
+        Finish(0, error, runContinuationInline: false);
     }
 
-    /// <summary>Completes a Busy operation with the outcome of <see cref="TryExecute"/>.</summary>
-    internal void Complete(int result, Exception? error)
+    /// <summary>
+    /// Completes a Busy operation with the outcome of <see cref="TryExecute"/>; with <paramref name="runContinuationInline"/>
+    /// the awaiting code resumes on this thread, inside this call.
+    /// </summary>
+    internal void Complete(int result, Exception? error, bool runContinuationInline)
     {
         Volatile.Write(ref _state, Completed);
-        Finish(result, error);
+        Finish(result, error, runContinuationInline);
     }
 
     internal static ObjectDisposedException CreateSocketDisposedException() =>
@@ -343,7 +346,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
         }
     }
 
-    private void Finish(int result, Exception? error)
+    private void Finish(int result, Exception? error, bool runContinuationInline)
     {
         // Dispose, not Unregister: it waits for a cancellation callback already running on another thread, which
         // would otherwise set _cancelRequested after the next operation's Claim and cancel that operation instead.
@@ -351,6 +354,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
         _registration = default;
         _cancellationToken = default;
         ClearArguments();
+        _core.RunContinuationsAsynchronously = !runContinuationInline;
         if (error is null)
         {
             _core.SetResult(result);

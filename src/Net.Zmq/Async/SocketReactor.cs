@@ -1,14 +1,24 @@
 namespace Net.Zmq.Async;
 
 /// <summary>
-/// One background thread per process that waits on the <c>ZMQ_FD</c> of every socket that has been used
-/// asynchronously, and pumps a socket's parked operations when its descriptor signals. Every pump ends by reading
-/// <c>ZMQ_EVENTS</c>, which drains libzmq's pending commands and so re-arms the signal. The thread never blocks in
-/// libzmq and never runs user code: completed operations resume on the thread pool. How it waits is the operating
-/// system's: epoll on Linux (<see cref="EpollReactor"/>), WSAPoll on Windows (<see cref="WSAPollReactor"/>).
+/// Waits, for the whole process, on the <c>ZMQ_FD</c> of every socket that has been used asynchronously, and pumps
+/// a socket's parked operations when its descriptor signals. Every pump ends by reading <c>ZMQ_EVENTS</c>, which
+/// drains libzmq's pending commands and so re-arms the signal. How it waits is the operating system's: epoll on Linux
+/// (<see cref="EpollReactor"/>), WSAPoll on Windows (<see cref="WSAPollReactor"/>).
 /// </summary>
+/// <remarks>
+/// A few background threads named "Net.Zmq reactor" wait together (<see cref="WaitingThreads"/>; the kernel wakes one
+/// of them per signal). The thread a signal woke pumps the sockets that signalled, and the awaiting code of the last
+/// operation it completes resumes on that same thread, as the code after a blocking receive does on the thread the
+/// frame woke: no second thread is woken, and no thread-pool thread spins, per operation. It does so only while
+/// another reactor thread is free to go on waiting (<see cref="_freeThreads"/>), so code that blocks after an await
+/// can hold up its own thread and never the reactor; every other completion resumes on the thread pool.
+/// </remarks>
 internal abstract class SocketReactor
 {
+    /// <summary>Descriptors reported by one wait at most; more stay ready for the next wait.</summary>
+    protected const int MaxReadyPerWait = 64;
+
     private static readonly object s_creation = new();
     private static SocketReactor? s_instance;
 
@@ -16,6 +26,9 @@ internal abstract class SocketReactor
     private readonly Stack<int> _freeSlots = new();
     private SocketAsyncDriver?[] _slots = new SocketAsyncDriver?[64];
     private int _nextSlot;
+
+    // Reactor threads not running a continuation: one of them must always be left to wait.
+    private int _freeThreads;
 
     /// <summary>The process's reactor, started on first use.</summary>
     /// <exception cref="PlatformNotSupportedException">Neither Linux nor Windows.</exception>
@@ -42,8 +55,12 @@ internal abstract class SocketReactor
             : throw new PlatformNotSupportedException(
                 "Net.Zmq's async operations wait on libzmq's ZMQ_FD with epoll (Linux) or WSAPoll (Windows); this " +
                 "operating system has neither here. Use the blocking or DontWait methods, or a Poller.");
-        var thread = new Thread(reactor.Run) { IsBackground = true, Name = "Net.Zmq reactor" };
-        thread.Start();
+        reactor._freeThreads = reactor.WaitingThreads;
+        for (int i = 0; i < reactor.WaitingThreads; i++)
+        {
+            new Thread(reactor.Run) { IsBackground = true, Name = "Net.Zmq reactor" }.Start();
+        }
+
         return reactor;
     }
 
@@ -90,14 +107,58 @@ internal abstract class SocketReactor
     /// <summary>Stops waiting on <paramref name="fd"/>.</summary>
     protected abstract void Unwatch(nint fd, int slot);
 
-    /// <summary>The reactor thread: waits and calls <see cref="Dispatch"/> for each descriptor that signalled.</summary>
-    protected abstract void Run();
+    /// <summary>How many threads wait at once: more than one only where the kernel wakes one waiter per signal.</summary>
+    protected abstract int WaitingThreads { get; }
+
+    /// <summary>
+    /// Waits until at least one watched descriptor signals and writes the slots of those that did to
+    /// <paramref name="ready"/>; returns how many (0 when the wait ended for another reason). <paramref name="stalled"/>
+    /// says that this thread's previous pumps were all left to the gates' holders.
+    /// </summary>
+    protected abstract int Wait(Span<ulong> ready, bool stalled);
+
+    /// <summary>A reactor thread: wait, pump what signalled, again.</summary>
+    private void Run()
+    {
+        Span<ulong> ready = stackalloc ulong[MaxReadyPerWait];
+        bool stalled = false;
+        while (true)
+        {
+            int count = Wait(ready, stalled);
+            bool progressed = count == 0;
+            for (int i = 0; i < count; i++)
+            {
+                progressed |= i == count - 1 ? DispatchLast(ready[i]) : Dispatch(ready[i], runContinuationInline: false);
+            }
+
+            stalled = !progressed;
+        }
+    }
+
+    /// <summary>Dispatches the last socket of a wait, running one continuation here if another thread is left to wait.</summary>
+    private bool DispatchLast(ulong slot)
+    {
+        if (Interlocked.Decrement(ref _freeThreads) < 1)
+        {
+            Interlocked.Increment(ref _freeThreads);
+            return Dispatch(slot, runContinuationInline: false);
+        }
+
+        try
+        {
+            return Dispatch(slot, runContinuationInline: true);
+        }
+        finally
+        {
+            Interlocked.Increment(ref _freeThreads);
+        }
+    }
 
     /// <summary>Pumps the socket in <paramref name="slot"/>; false when its gate was held, so the pump was left to the holder.</summary>
-    protected bool Dispatch(ulong slot)
+    private bool Dispatch(ulong slot, bool runContinuationInline)
     {
         SocketAsyncDriver?[] slots = Volatile.Read(ref _slots);
-        return slot >= (ulong)slots.Length || Volatile.Read(ref slots[slot]) is not { } driver || driver.Pump();
+        return slot >= (ulong)slots.Length || Volatile.Read(ref slots[slot]) is not { } driver || driver.Pump(runContinuationInline);
     }
 
     private void Release(int slot)

@@ -11,8 +11,8 @@ namespace Net.Zmq.Async;
 /// The reactor on Windows, where libzmq's <c>ZMQ_FD</c> is a <c>SOCKET</c>: WSAPoll over every watched descriptor
 /// plus a loopback UDP socket that a registration writes to, so that the set is rebuilt at once. WSAPoll reports
 /// readiness for as long as it lasts; a pump drains it, and a pump left to the thread holding a socket's gate ends
-/// when that thread leaves, so a round in which every pump was left to others pauses a millisecond instead of
-/// spinning.
+/// when that thread leaves, so a wait after a round in which every pump was left to others pauses a millisecond
+/// instead of spinning.
 /// </summary>
 [SupportedOSPlatform("windows")]
 internal sealed unsafe class WSAPollReactor : SocketReactor
@@ -23,6 +23,10 @@ internal sealed unsafe class WSAPollReactor : SocketReactor
     private readonly NetSocket _wakeSender = new(AddressFamily.InterNetwork, NetSocketType.Dgram, ProtocolType.Udp);
     private readonly byte[] _drain = new byte[64];
     private bool _changed = true;
+
+    // The set the reactor thread waits on, rebuilt when a socket is watched or unwatched.
+    private WinSock.PollDescriptor[] _descriptors = [];
+    private int[] _descriptorSlots = [];
 
     internal WSAPollReactor()
     {
@@ -53,53 +57,54 @@ internal sealed unsafe class WSAPollReactor : SocketReactor
         Wake();
     }
 
-    protected override void Run()
+    /// <summary>WSAPoll would wake every waiter for the same descriptor: one thread waits, and never runs a continuation.</summary>
+    protected override int WaitingThreads => 1;
+
+    protected override int Wait(Span<ulong> ready, bool stalled)
     {
-        WinSock.PollDescriptor[] descriptors = [];
-        int[] slots = [];
-        while (true)
+        if (stalled)
         {
-            lock (_watchedGate)
-            {
-                if (_changed)
-                {
-                    _changed = false;
-                    (descriptors, slots) = Snapshot();
-                }
-            }
+            // WSAPoll reports readiness for as long as it lasts: pause instead of spinning while the gates' holders pump.
+            Thread.Sleep(1);
+        }
 
-            int count;
-            fixed (WinSock.PollDescriptor* first = descriptors)
+        lock (_watchedGate)
+        {
+            if (_changed)
             {
-                count = WinSock.Poll(first, (uint)descriptors.Length, -1);
-            }
-
-            if (count == WinSock.SocketError)
-            {
-                // A descriptor closed between the snapshot and the wait; the unregistration rebuilds the set.
-                Thread.Sleep(1);
-                continue;
-            }
-
-            if (descriptors[0].ReturnedEvents != 0)
-            {
-                DrainWakeups();
-            }
-
-            bool progressed = false;
-            for (int i = 1; i < descriptors.Length; i++)
-            {
-                if (descriptors[i].ReturnedEvents != 0)
-                {
-                    progressed |= Dispatch((ulong)slots[i]);
-                }
-            }
-
-            if (count > 0 && !progressed && descriptors[0].ReturnedEvents == 0)
-            {
-                Thread.Sleep(1);
+                _changed = false;
+                (_descriptors, _descriptorSlots) = Snapshot();
             }
         }
+
+        int count;
+        fixed (WinSock.PollDescriptor* first = _descriptors)
+        {
+            count = WinSock.Poll(first, (uint)_descriptors.Length, -1);
+        }
+
+        if (count == WinSock.SocketError)
+        {
+            // A descriptor closed between the snapshot and the wait; the unregistration rebuilds the set.
+            Thread.Sleep(1);
+            return 0;
+        }
+
+        if (_descriptors[0].ReturnedEvents != 0)
+        {
+            DrainWakeups();
+        }
+
+        int found = 0;
+        for (int i = 1; i < _descriptors.Length && found < ready.Length; i++)
+        {
+            if (_descriptors[i].ReturnedEvents != 0)
+            {
+                ready[found++] = (ulong)_descriptorSlots[i];
+            }
+        }
+
+        return found;
     }
 
     private void Wake() => _wakeSender.Send([0]);

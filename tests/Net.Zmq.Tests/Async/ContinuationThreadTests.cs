@@ -2,13 +2,14 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Async;
 
-/// <summary>Code after an await of a parked operation runs on the thread pool, never on Net.Zmq's reactor thread.</summary>
+/// <summary>
+/// Code after an await of a parked operation runs on the reactor thread that completed it, or on the thread pool, and
+/// code that blocks there holds up nothing but itself: another reactor thread always goes on waiting.
+/// </summary>
 public sealed class ContinuationThreadTests
 {
-    private const string ReactorThreadName = "Net.Zmq reactor";
-
     [Fact]
-    public async Task Continuations_of_parked_receives_and_sends_never_run_on_the_reactor_thread()
+    public async Task Continuations_of_parked_receives_and_sends_run_on_reactor_or_thread_pool_threads()
     {
         using Context context = SocketKit.NewContext();
         using var pull = new Socket(context, SocketType.Pull);
@@ -47,10 +48,56 @@ public sealed class ContinuationThreadTests
         });
 
         Assert.True(threads.Count > 10, $"only {threads.Count} operations parked");
-        Assert.All(threads, thread =>
+        Assert.All(threads, thread => Assert.True(
+            thread.IsPoolThread || thread.Name == "Net.Zmq reactor", $"a continuation ran on the thread '{thread.Name}'"));
+    }
+
+    [Fact]
+    public async Task A_continuation_that_blocks_does_not_hold_up_other_sockets()
+    {
+        using Context context = SocketKit.NewContext();
+        using var blockedPull = new Socket(context, SocketType.Pull);
+        using var blockedPush = new Socket(context, SocketType.Push);
+        using var otherPull = new Socket(context, SocketType.Pull);
+        using var otherPush = new Socket(context, SocketType.Push);
+        using var timeout = new CancellationTokenSource(Waits.Event);
+        blockedPull.Bind(Endpoints.EphemeralTcp);
+        blockedPush.Connect(blockedPull.LastEndpoint);
+        otherPull.Bind(Endpoints.EphemeralTcp);
+        otherPush.Connect(otherPull.LastEndpoint);
+        using var release = new ManualResetEventSlim();
+        using var blocking = new ManualResetEventSlim();
+
+        for (int round = 0; round < 20; round++)
         {
-            Assert.NotEqual(ReactorThreadName, thread.Name);
-            Assert.True(thread.IsPoolThread, $"a continuation ran on the non-pool thread '{thread.Name}'");
-        });
+            release.Reset();
+            blocking.Reset();
+
+            // Two receives park (no frame yet); the first one's continuation blocks until released.
+            ValueTask<int> first = blockedPull.RecvAsync(new byte[8], timeout.Token);
+            ValueTask<int> other = otherPull.RecvAsync(new byte[8], timeout.Token);
+            Assert.False(first.IsCompleted);
+            Assert.False(other.IsCompleted);
+            Task blocked = BlockAfter(first, blocking, release, timeout.Token);
+
+            blockedPush.Send("block");
+            Assert.True(blocking.Wait(Waits.Event), $"round {round}: the first receive never completed");
+
+            // With that continuation still blocking its thread, another socket's parked receive completes.
+            otherPush.Send("other");
+            Task<int> otherTask = other.AsTask();
+            Assert.True(await Waits.FinishesAsync(otherTask), $"round {round}: a receive waited behind a blocked continuation");
+            Assert.Equal(5, await otherTask);
+
+            release.Set();
+            await blocked;
+        }
+    }
+
+    private static async Task BlockAfter(ValueTask<int> receive, ManualResetEventSlim blocking, ManualResetEventSlim release, CancellationToken cancellationToken)
+    {
+        await receive.ConfigureAwait(false);
+        blocking.Set();
+        release.Wait(cancellationToken);
     }
 }
