@@ -90,13 +90,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     }
 
     /// <summary>Claims the operation for a receive of a whole multipart message into <paramref name="message"/>.</summary>
-    internal SocketOperation ClaimToReceive(MultipartMessage message)
-    {
-        Claim(OperationKind.ReceiveMultipart, 0);
-        _multipart = message;
-        _generation = message.Generation;
-        return this;
-    }
+    internal SocketOperation ClaimToReceive(MultipartMessage message) => ClaimMultipart(OperationKind.ReceiveMultipart, message);
 
     /// <summary>Claims the operation for a send of <paramref name="data"/>; <paramref name="pooledArray"/>, if any, goes back to the pool when done.</summary>
     internal SocketOperation ClaimToSend(ReadOnlyMemory<byte> data, SendFlags flags, byte[]? pooledArray)
@@ -116,13 +110,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     }
 
     /// <summary>Claims the operation for a send of every frame of <paramref name="message"/>.</summary>
-    internal SocketOperation ClaimToSend(MultipartMessage message)
-    {
-        Claim(OperationKind.SendMultipart, 0);
-        _multipart = message;
-        _generation = message.Generation;
-        return this;
-    }
+    internal SocketOperation ClaimToSend(MultipartMessage message) => ClaimMultipart(OperationKind.SendMultipart, message);
 
     /// <summary>Gives the operation back unused, after it finished at once.</summary>
     internal void Release()
@@ -262,6 +250,14 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
         _completedByCancellation = false;
         _kind = kind;
         _flags = (int)flags;
+    }
+
+    private SocketOperation ClaimMultipart(OperationKind kind, MultipartMessage message)
+    {
+        Claim(kind, 0);
+        _multipart = message;
+        _generation = message.Generation;
+        return this;
     }
 
     /// <summary>One step: a libzmq call, or for a multipart message as many as it takes. False with errno set when it did not finish.</summary>
