@@ -3,14 +3,12 @@ using System.Runtime.CompilerServices;
 using System.Text;
 using Net.Zmq.Internal;
 using Net.Zmq.Interop;
+using Net.Zmq.Security;
 
 namespace Net.Zmq;
 
 public sealed partial class Socket
 {
-    private const int CurveKeyBytes = 32;
-    private const int CurveKeyZ85Chars = 40;
-
     /// <summary>Sets an option that takes an int: int, millisecond, long and ulong options (<c>zmq_setsockopt</c>).</summary>
     /// <exception cref="ArgumentException">The option is read-only or of another kind (bool, bytes, string).</exception>
     /// <exception cref="ArgumentOutOfRangeException">A negative value for an unsigned option.</exception>
@@ -113,10 +111,10 @@ public sealed partial class Socket
         SocketOptionInfo info = ExpectWritable(option);
         if (info.Kind == OptionKind.CurveKey)
         {
-            if (value.Length != CurveKeyBytes && value.Length != CurveKeyZ85Chars)
+            if (value.Length != Curve.KeyLength && value.Length != Curve.KeyTextLength)
             {
                 ThrowHelper.ThrowArgument(
-                    $"A CURVE key is 32 bytes, or 40 Z85 characters; {option} was given {value.Length} bytes.", nameof(value));
+                    $"A CURVE key is {Curve.KeyLength} bytes, or {Curve.KeyTextLength} Z85 characters; {option} was given {value.Length} bytes.", nameof(value));
             }
         }
         else if (info.Kind != OptionKind.Binary)
@@ -148,10 +146,10 @@ public sealed partial class Socket
     {
         ArgumentNullException.ThrowIfNull(value);
         SocketOptionInfo info = ExpectWritable(option);
-        if (info.Kind == OptionKind.CurveKey && value.Length != CurveKeyZ85Chars)
+        if (info.Kind == OptionKind.CurveKey && value.Length != Curve.KeyTextLength)
         {
             ThrowHelper.ThrowArgument(
-                $"A CURVE key in text form is 40 Z85 characters; {option} was given {value.Length}.", nameof(value));
+                $"A CURVE key in text form is {Curve.KeyTextLength} Z85 characters; {option} was given {value.Length}.", nameof(value));
         }
         else if (info.Kind is not (OptionKind.String or OptionKind.Binary or OptionKind.CurveKey))
         {
@@ -296,7 +294,7 @@ public sealed partial class Socket
         OptionKind.Milliseconds => "a time (int milliseconds or TimeSpan)",
         OptionKind.Binary => "bytes",
         OptionKind.String => "a string",
-        OptionKind.CurveKey => "a CURVE key (32 bytes or 40 Z85 characters)",
+        OptionKind.CurveKey => $"a CURVE key ({Curve.KeyLength} bytes or {Curve.KeyTextLength} Z85 characters)",
         OptionKind.FileDescriptor => "a file descriptor (long or nint)",
         _ => "an unknown kind",
     };
@@ -332,9 +330,9 @@ public sealed partial class Socket
     {
         if (kind == OptionKind.CurveKey)
         {
-            byte* z85 = stackalloc byte[CurveKeyZ85Chars + 1];
-            GetNative(option, z85, CurveKeyZ85Chars + 1);
-            return Encoding.ASCII.GetString(z85, CurveKeyZ85Chars);
+            Span<byte> key = stackalloc byte[Curve.KeyLength];
+            ReadCurveKey(option, key);
+            return Z85.Encode(key);
         }
 
         return ReadVariable(option, kind, static value => Encoding.UTF8.GetString(value));
@@ -344,16 +342,21 @@ public sealed partial class Socket
     {
         if (kind == OptionKind.CurveKey)
         {
-            var key = new byte[CurveKeyBytes];
-            fixed (byte* p = key)
-            {
-                GetNative(option, p, CurveKeyBytes);
-            }
-
+            var key = new byte[Curve.KeyLength];
+            ReadCurveKey(option, key);
             return key;
         }
 
         return ReadVariable(option, kind, static value => value.ToArray());
+    }
+
+    /// <summary>Reads a CURVE key in its binary form, which libzmq gives when asked for 32 bytes.</summary>
+    private unsafe void ReadCurveKey(SocketOption option, Span<byte> key)
+    {
+        fixed (byte* p = key)
+        {
+            GetNative(option, p, Curve.KeyLength);
+        }
     }
 
     private delegate T SpanConverter<T>(ReadOnlySpan<byte> value);
