@@ -24,7 +24,7 @@ internal static unsafe class SocketOptionCodec
         switch (info.Kind)
         {
             case OptionKind.Int32 or OptionKind.Milliseconds:
-                ThrowIfNotListening(option, value);
+                ThrowIfUseFdNotListening(option, value);
                 socket.SetNative(option, &value, sizeof(int));
                 break;
             case OptionKind.Int64:
@@ -245,7 +245,7 @@ internal static unsafe class SocketOptionCodec
     /// <see cref="SocketOption.UseFd"/> takes a descriptor that is already listening: libzmq 4.3 aborts the whole
     /// process when it binds to any other. Checked where it can be (Linux).
     /// </summary>
-    private static void ThrowIfNotListening(SocketOption option, int value)
+    private static void ThrowIfUseFdNotListening(SocketOption option, int value)
     {
         if (option == SocketOption.UseFd && value >= 0 && OperatingSystem.IsLinux() && !PosixSockets.IsListening(value))
         {
