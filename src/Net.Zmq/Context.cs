@@ -110,39 +110,39 @@ public sealed class Context : IDisposable
     /// <exception cref="ZmqException">libzmq refused the value (EINVAL).</exception>
     public void SetOption(ContextOption option, int value)
     {
-        var (native, _, canWrite, isBool) = Describe(option);
-        if (!canWrite)
+        OptionInfo info = ContextOptionTable.Get(option);
+        if (!info.CanWrite)
         {
             ThrowHelper.ThrowArgument($"The context option {option} is read-only.", nameof(option));
         }
 
-        if (isBool)
+        if (info.Kind == OptionKind.Boolean)
         {
             ThrowHelper.ThrowArgument($"The context option {option} is a bool; pass true or false.", nameof(value));
         }
 
-        SetNative(option, native, value);
+        SetNative(option, info.Native, value);
     }
 
     /// <summary>Sets a boolean context option (<see cref="ContextOption.Blocky"/>, <see cref="ContextOption.Ipv6"/>).</summary>
     /// <exception cref="ArgumentException">The option is not boolean.</exception>
     public void SetOption(ContextOption option, bool value)
     {
-        var (native, _, _, isBool) = Describe(option);
-        if (!isBool)
+        OptionInfo info = ContextOptionTable.Get(option);
+        if (info.Kind != OptionKind.Boolean)
         {
             ThrowHelper.ThrowArgument($"The context option {option} takes an int, not a bool.", nameof(value));
         }
 
-        SetNative(option, native, value ? 1 : 0);
+        SetNative(option, info.Native, value ? 1 : 0);
     }
 
     /// <summary>Reads a context option (<c>zmq_ctx_get</c>); boolean options read as 0 or 1.</summary>
     /// <exception cref="ArgumentException">The option is write-only.</exception>
     public int GetOption(ContextOption option)
     {
-        var (native, canRead, _, _) = Describe(option);
-        if (!canRead)
+        OptionInfo info = ContextOptionTable.Get(option);
+        if (!info.CanRead)
         {
             ThrowHelper.ThrowArgument($"The context option {option} is write-only.", nameof(option));
         }
@@ -150,9 +150,9 @@ public sealed class Context : IDisposable
         nint context = Enter();
         try
         {
-            // zmq_ctx_get fails only for unknown options, which Describe has ruled out; -1 is a real value
+            // zmq_ctx_get fails only for unknown options, which the table has ruled out; -1 is a real value
             // (ThreadSchedulingPolicy's default), so errno is not consulted.
-            return LibZmq.CtxGet(context, native);
+            return LibZmq.CtxGet(context, info.Native);
         }
         finally
         {
@@ -169,7 +169,7 @@ public sealed class Context : IDisposable
         nint context = Enter();
         try
         {
-            LibZmq.CtxShutdown(context);
+            _ = LibZmq.CtxShutdown(context); // fails only for an invalid context, and this one is held open
         }
         finally
         {
@@ -216,21 +216,4 @@ public sealed class Context : IDisposable
             _handle.DangerousRelease();
         }
     }
-
-    private static (int Native, bool CanRead, bool CanWrite, bool IsBool) Describe(ContextOption option) => option switch
-    {
-        ContextOption.IoThreads => (1, true, true, false),
-        ContextOption.MaxSockets => (2, true, true, false),
-        ContextOption.SocketLimit => (3, true, false, false),
-        ContextOption.ThreadPriority => (3, false, true, false),
-        ContextOption.ThreadSchedulingPolicy => (4, true, true, false),
-        ContextOption.MaxMessageSize => (5, true, true, false),
-        ContextOption.MessageStructSize => (6, true, false, false),
-        ContextOption.ThreadAffinityCpuAdd => (7, false, true, false),
-        ContextOption.ThreadAffinityCpuRemove => (8, false, true, false),
-        ContextOption.ThreadNamePrefix => (9, true, true, false),
-        ContextOption.Blocky => (70, true, true, true),
-        ContextOption.Ipv6 => (42, true, true, true),
-        _ => throw new ArgumentOutOfRangeException(nameof(option), option, $"{option} is not a context option Net.Zmq knows."),
-    };
 }

@@ -38,7 +38,7 @@ public sealed unsafe class Message : IDisposable
         NativeLibraryLoader.EnsureLoaded();
         fixed (ZmqMsg* msg = &_msg)
         {
-            LibZmq.MsgInit(msg);
+            _ = LibZmq.MsgInit(msg); // cannot fail
         }
     }
 
@@ -406,7 +406,7 @@ public sealed unsafe class Message : IDisposable
     {
         fixed (ZmqMsg* msg = &_msg)
         {
-            LibZmq.MsgClose(msg);
+            _ = LibZmq.MsgClose(msg); // cannot fail on a message this object initialised
         }
     }
 }

@@ -35,6 +35,6 @@ public sealed partial class Socket
     {
         using SocketCall call = BeginCall();
         nint socket = call.Native;
-        LibZmq.SocketMonitor(socket, null, 0);
+        _ = LibZmq.SocketMonitor(socket, null, 0); // stopping cannot fail for a live socket, monitored or not
     }
 }

@@ -94,7 +94,7 @@ public sealed partial class Socket
     public unsafe Message ReceiveWithPool()
     {
         ZmqMsg msg;
-        LibZmq.MsgInit(&msg);
+        _ = LibZmq.MsgInit(&msg); // cannot fail
         try
         {
             ReceiveInto(&msg, RecvFlags.None);
@@ -105,7 +105,7 @@ public sealed partial class Socket
         }
         finally
         {
-            LibZmq.MsgClose(&msg);
+            _ = LibZmq.MsgClose(&msg); // cannot fail on a message zmq_msg_init set up
         }
     }
 
@@ -133,7 +133,7 @@ public sealed partial class Socket
     public unsafe byte[] RecvBytes()
     {
         ZmqMsg msg;
-        LibZmq.MsgInit(&msg);
+        _ = LibZmq.MsgInit(&msg); // cannot fail
         try
         {
             ReceiveInto(&msg, RecvFlags.None);
@@ -141,7 +141,7 @@ public sealed partial class Socket
         }
         finally
         {
-            LibZmq.MsgClose(&msg);
+            _ = LibZmq.MsgClose(&msg); // cannot fail on a message zmq_msg_init set up
         }
     }
 
@@ -177,7 +177,7 @@ public sealed partial class Socket
     private unsafe bool TryRecvString(out string? text, RecvFlags flags)
     {
         ZmqMsg msg;
-        LibZmq.MsgInit(&msg);
+        _ = LibZmq.MsgInit(&msg); // cannot fail
         try
         {
             if (!ReceiveInto(&msg, flags))
@@ -191,7 +191,7 @@ public sealed partial class Socket
         }
         finally
         {
-            LibZmq.MsgClose(&msg);
+            _ = LibZmq.MsgClose(&msg); // cannot fail on a message zmq_msg_init set up
         }
     }
 

@@ -1,3 +1,4 @@
+using System.Security.Cryptography;
 using System.Text;
 using Net.Zmq.Internal;
 using Net.Zmq.Security;
@@ -22,7 +23,21 @@ public sealed partial class Socket
     /// <exception cref="ArgumentException"><paramref name="secretKey"/> is not 40 characters of valid Z85 text.</exception>
     /// <exception cref="NotSupportedException">The loaded libzmq was built without CURVE.</exception>
     /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
-    public void MakeCurveServer(string secretKey) => MakeCurveServer(CurveKeyPair.FromSecretKey(secretKey));
+    public void MakeCurveServer(string secretKey)
+    {
+        Span<byte> secret = stackalloc byte[Curve.KeyLength];
+        Span<byte> publicKey = stackalloc byte[Curve.KeyLength];
+        try
+        {
+            Curve.DecodeKey(secretKey, secret, nameof(secretKey));
+            Curve.DerivePublicKey(secret, publicKey);
+            SetCurveServerKeys(secret, publicKey);
+        }
+        finally
+        {
+            CryptographicOperations.ZeroMemory(secret);
+        }
+    }
 
     /// <summary>
     /// Makes this socket a CURVE server with <paramref name="serverKeys"/>: sets <see cref="SocketOption.CurveServer"/>,
@@ -36,9 +51,7 @@ public sealed partial class Socket
     {
         ArgumentNullException.ThrowIfNull(serverKeys);
         Curve.ThrowIfUnsupported();
-        SetOption(SocketOption.CurveServer, true);
-        SetOption(SocketOption.CurveSecretKey, serverKeys.SecretKey);
-        SetOption(SocketOption.CurvePublicKey, serverKeys.PublicKey);
+        SetCurveServerKeys(serverKeys.SecretKeySpan, serverKeys.PublicKeySpan);
     }
 
     /// <summary>
@@ -54,11 +67,12 @@ public sealed partial class Socket
     public void MakeCurveClient(CurveKeyPair clientKeys, string serverPublicKey)
     {
         ArgumentNullException.ThrowIfNull(clientKeys);
-        Curve.DecodeKey(serverPublicKey, nameof(serverPublicKey));
+        Span<byte> serverKey = stackalloc byte[Curve.KeyLength];
+        Curve.DecodeKey(serverPublicKey, serverKey, nameof(serverPublicKey));
         Curve.ThrowIfUnsupported();
-        SetOption(SocketOption.CurveServerKey, serverPublicKey);
-        SetOption(SocketOption.CurvePublicKey, clientKeys.PublicKey);
-        SetOption(SocketOption.CurveSecretKey, clientKeys.SecretKey);
+        SetOption(SocketOption.CurveServerKey, serverKey);
+        SetOption(SocketOption.CurvePublicKey, clientKeys.PublicKeySpan);
+        SetOption(SocketOption.CurveSecretKey, clientKeys.SecretKeySpan);
     }
 
     /// <summary>
@@ -87,6 +101,14 @@ public sealed partial class Socket
         ThrowIfBadPlainCredential(password, nameof(password));
         SetOption(SocketOption.PlainUsername, username);
         SetOption(SocketOption.PlainPassword, password);
+    }
+
+    /// <summary>Sets the CURVE server options from two 32-byte keys, which libzmq takes as they are.</summary>
+    private void SetCurveServerKeys(ReadOnlySpan<byte> secretKey, ReadOnlySpan<byte> publicKey)
+    {
+        SetOption(SocketOption.CurveServer, true);
+        SetOption(SocketOption.CurveSecretKey, secretKey);
+        SetOption(SocketOption.CurvePublicKey, publicKey);
     }
 
     private static void ThrowIfBadPlainCredential(string value, string paramName)

@@ -127,7 +127,7 @@ public sealed partial class Socket
     {
         if (((int)flags & _refusedSendFlags) != 0)
         {
-            ThrowHelper.ThrowSinglePart(this);
+            ThrowHelper.ThrowSinglePart(this, nameof(flags));
         }
     }
 

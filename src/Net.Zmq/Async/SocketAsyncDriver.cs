@@ -190,7 +190,7 @@ internal sealed unsafe class SocketAsyncDriver
         if (!TryEnterGateForCall())
         {
             // Whoever holds the gate pumps when it leaves, and will find this operation parked.
-            operation.Park(cancellationToken, IsDisposed);
+            operation.Park(IsDisposed, cancellationToken);
             Pump();
             return false;
         }
@@ -201,7 +201,7 @@ internal sealed unsafe class SocketAsyncDriver
             finished = TryExecute(operation, out result, out error);
             if (!finished)
             {
-                operation.Park(cancellationToken, IsDisposed);
+                operation.Park(IsDisposed, cancellationToken);
             }
         }
         finally

@@ -168,7 +168,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     }
 
     /// <summary>After a first attempt found the socket not ready: waits for it, cancellable through <paramref name="cancellationToken"/>.</summary>
-    internal void Park(CancellationToken cancellationToken, bool socketDisposed)
+    internal void Park(bool socketDisposed, CancellationToken cancellationToken)
     {
         _cancellationToken = cancellationToken;
         if (cancellationToken.CanBeCanceled)

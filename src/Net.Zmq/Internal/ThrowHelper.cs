@@ -70,10 +70,10 @@ internal static class ThrowHelper
     internal static void ThrowDraftMissing(string feature) => throw new NotSupportedException(DraftMissing(feature));
 
     [DoesNotReturn]
-    internal static void ThrowSinglePart(Socket socket) =>
+    internal static void ThrowSinglePart(Socket socket, string paramName) =>
         throw new ArgumentException(
             $"A {socket.Type} socket sends single-part messages only: SendFlags.SendMore and multipart sends are refused, " +
-            "and nothing was queued. Put the whole payload in one frame.", "flags");
+            "and nothing was queued. Put the whole payload in one frame.", paramName);
 
     internal static unsafe string Describe(int errorNumber)
     {

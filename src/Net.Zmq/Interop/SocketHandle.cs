@@ -32,7 +32,7 @@ internal sealed class SocketHandle : SafeHandle
         {
             errorNumber = LibZmq.Errno();
             context.DangerousRelease();
-            GC.SuppressFinalize(socket);
+            socket.Dispose(); // never held a native socket: nothing to close, nothing left to finalise
             return null;
         }
 
@@ -66,7 +66,7 @@ internal sealed class SocketHandle : SafeHandle
 
     protected override bool ReleaseHandle()
     {
-        LibZmq.Close(handle); // never fails for a socket libzmq created; the only possible error is ENOTSOCK
+        _ = LibZmq.Close(handle); // never fails for a socket libzmq created; the only possible error is ENOTSOCK
         _context.DangerousRelease();
         return true;
     }

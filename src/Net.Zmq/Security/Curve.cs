@@ -1,5 +1,6 @@
 using System.Diagnostics.CodeAnalysis;
 using System.Security.Cryptography;
+using System.Text;
 using Net.Zmq.Internal;
 using Net.Zmq.Interop;
 
@@ -18,8 +19,25 @@ public static class Curve
     /// <summary>The length of a CURVE key in Z85 text (40 characters).</summary>
     public const int KeyTextLength = 40;
 
-    /// <summary>Whether the loaded libzmq supports CURVE (<c>zmq_has("curve")</c>).</summary>
-    public static bool IsSupported => Context.Has("curve");
+    // libzmq's key functions read and write keys as Z85 text with a terminating zero.
+    private const int NativeTextLength = KeyTextLength + 1;
+
+    // zmq_has("curve"), asked on first use: 0 not asked yet, 1 yes, -1 no.
+    private static int s_supported;
+
+    /// <summary>Whether the loaded libzmq supports CURVE (<c>zmq_has("curve")</c>, asked once per process).</summary>
+    public static bool IsSupported
+    {
+        get
+        {
+            if (s_supported == 0)
+            {
+                s_supported = Context.Has("curve") ? 1 : -1;
+            }
+
+            return s_supported > 0;
+        }
+    }
 
     /// <summary>Generates a new random key pair (<c>zmq_curve_keypair</c>).</summary>
     /// <exception cref="NotSupportedException">The loaded libzmq was built without CURVE.</exception>
@@ -27,23 +45,28 @@ public static class Curve
     public static unsafe CurveKeyPair GenerateKeyPair()
     {
         ThrowIfUnsupported();
-        byte* publicText = stackalloc byte[KeyTextLength + 1];
-        byte* secretText = stackalloc byte[KeyTextLength + 1];
+        Span<byte> publicText = stackalloc byte[NativeTextLength];
+        Span<byte> secretText = stackalloc byte[NativeTextLength];
         try
         {
-            if (LibZmq.CurveKeypair(publicText, secretText) != 0)
+            fixed (byte* publicPointer = publicText)
+            fixed (byte* secretPointer = secretText)
             {
-                int errorNumber = LibZmq.Errno();
-                ThrowFailed(errorNumber, "Generating a CURVE key pair (zmq_curve_keypair)");
+                if (LibZmq.CurveKeypair(publicPointer, secretPointer) != 0)
+                {
+                    ThrowFailed(LibZmq.Errno(), "Generating a CURVE key pair (zmq_curve_keypair)");
+                }
             }
 
-            return new CurveKeyPair(
-                AsciiToString(new ReadOnlySpan<byte>(publicText, KeyTextLength)),
-                AsciiToString(new ReadOnlySpan<byte>(secretText, KeyTextLength)));
+            var publicKey = new byte[KeyLength];
+            var secretKey = new byte[KeyLength];
+            FromNativeText(publicText, publicKey);
+            FromNativeText(secretText, secretKey);
+            return new CurveKeyPair(publicKey, secretKey);
         }
         finally
         {
-            CryptographicOperations.ZeroMemory(new Span<byte>(secretText, KeyTextLength + 1));
+            CryptographicOperations.ZeroMemory(secretText);
         }
     }
 
@@ -53,12 +76,13 @@ public static class Curve
     /// <exception cref="NotSupportedException">The loaded libzmq was built without CURVE.</exception>
     public static string DerivePublicKey(string secretKey)
     {
-        byte[] secret = DecodeKey(secretKey, nameof(secretKey));
+        Span<byte> secret = stackalloc byte[KeyLength];
+        Span<byte> publicKey = stackalloc byte[KeyLength];
         try
         {
-            Span<char> publicText = stackalloc char[KeyTextLength];
-            DerivePublicKeyText(secret, publicText);
-            return new string(publicText);
+            DecodeKey(secretKey, secret, nameof(secretKey));
+            DerivePublicKey(secret, publicKey);
+            return Z85.Encode(publicKey);
         }
         finally
         {
@@ -77,13 +101,21 @@ public static class Curve
                 $"A CURVE secret key is {KeyLength} bytes; {secretKey.Length} bytes were given.", nameof(secretKey));
         }
 
-        Span<char> publicText = stackalloc char[KeyTextLength];
-        DerivePublicKeyText(secretKey, publicText);
-        return Z85.Decode(publicText);
+        var publicKey = new byte[KeyLength];
+        DerivePublicKey(secretKey, publicKey);
+        return publicKey;
     }
 
     /// <summary>Checks that <paramref name="key"/> is a CURVE key in Z85 text and returns its 32 bytes.</summary>
     internal static byte[] DecodeKey(string key, string paramName)
+    {
+        var bytes = new byte[KeyLength];
+        DecodeKey(key, bytes, paramName);
+        return bytes;
+    }
+
+    /// <summary>Checks that <paramref name="key"/> is a CURVE key in Z85 text and writes its 32 bytes to <paramref name="destination"/>.</summary>
+    internal static void DecodeKey(string key, Span<byte> destination, string paramName)
     {
         ArgumentNullException.ThrowIfNull(key, paramName);
         if (key.Length != KeyTextLength)
@@ -92,41 +124,33 @@ public static class Curve
                 $"A CURVE key in text form is {KeyTextLength} Z85 characters; {key.Length} characters were given.", paramName);
         }
 
-        byte[] bytes = new byte[KeyLength];
-        Z85.Decode(key, bytes, paramName);
-        return bytes;
+        Z85.Decode(key, destination, paramName);
     }
 
-    private static unsafe void DerivePublicKeyText(ReadOnlySpan<byte> secretKey, Span<char> publicText)
+    /// <summary>Derives the public key of a secret key already known to be 32 bytes long (<c>zmq_curve_public</c>).</summary>
+    /// <exception cref="NotSupportedException">The loaded libzmq was built without CURVE.</exception>
+    internal static unsafe void DerivePublicKey(ReadOnlySpan<byte> secretKey, Span<byte> publicKey)
     {
         ThrowIfUnsupported();
-        Span<char> secretChars = stackalloc char[KeyTextLength];
-        byte* secretText = stackalloc byte[KeyTextLength + 1];
-        byte* publicBytes = stackalloc byte[KeyTextLength + 1];
+        Span<byte> secretText = stackalloc byte[NativeTextLength];
+        Span<byte> publicText = stackalloc byte[NativeTextLength];
         try
         {
-            Z85.Encode(secretKey, secretChars);
-            for (int i = 0; i < KeyTextLength; i++)
+            ToNativeText(secretKey, secretText);
+            fixed (byte* publicPointer = publicText)
+            fixed (byte* secretPointer = secretText)
             {
-                secretText[i] = (byte)secretChars[i];
+                if (LibZmq.CurvePublic(publicPointer, secretPointer) != 0)
+                {
+                    ThrowFailed(LibZmq.Errno(), "Deriving a CURVE public key (zmq_curve_public)");
+                }
             }
 
-            secretText[KeyTextLength] = 0;
-            if (LibZmq.CurvePublic(publicBytes, secretText) != 0)
-            {
-                int errorNumber = LibZmq.Errno();
-                ThrowFailed(errorNumber, "Deriving a CURVE public key (zmq_curve_public)");
-            }
-
-            for (int i = 0; i < KeyTextLength; i++)
-            {
-                publicText[i] = (char)publicBytes[i];
-            }
+            FromNativeText(publicText, publicKey);
         }
         finally
         {
-            CryptographicOperations.ZeroMemory(new Span<byte>(secretText, KeyTextLength + 1));
-            secretChars.Clear();
+            CryptographicOperations.ZeroMemory(secretText);
         }
     }
 
@@ -137,6 +161,25 @@ public static class Curve
         {
             ThrowNotSupported();
         }
+    }
+
+    /// <summary>Writes <paramref name="key"/> as the zero-terminated Z85 text libzmq's key functions take.</summary>
+    private static void ToNativeText(ReadOnlySpan<byte> key, Span<byte> text)
+    {
+        Span<char> chars = stackalloc char[KeyTextLength];
+        Z85.Encode(key, chars);
+        Encoding.ASCII.GetBytes(chars, text);
+        text[KeyTextLength] = 0;
+        chars.Clear();
+    }
+
+    /// <summary>Decodes the Z85 text a libzmq key function wrote into the key's bytes.</summary>
+    private static void FromNativeText(ReadOnlySpan<byte> text, Span<byte> key)
+    {
+        Span<char> chars = stackalloc char[KeyTextLength];
+        Encoding.ASCII.GetChars(text[..KeyTextLength], chars);
+        Z85.Decode(chars, key);
+        chars.Clear();
     }
 
     private static void ThrowFailed(int errorNumber, string operation)
@@ -155,15 +198,4 @@ public static class Curve
             $"The loaded libzmq {Context.Version} was built without CURVE support (zmq_has(\"curve\") is false). " +
             "Install a libzmq built with libsodium or its own tweetnacl (Debian's libzmq5 has it), or set " +
             $"{NativeLibraryLoader.PathVariable} to one.");
-
-    private static string AsciiToString(ReadOnlySpan<byte> text)
-    {
-        Span<char> chars = stackalloc char[KeyTextLength];
-        for (int i = 0; i < text.Length; i++)
-        {
-            chars[i] = (char)text[i];
-        }
-
-        return new string(chars[..text.Length]);
-    }
 }

@@ -27,20 +27,7 @@ public static class Z85
     public static int GetEncodedLength(int byteCount)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(byteCount);
-        if (byteCount % 4 != 0)
-        {
-            ThrowHelper.ThrowArgument(
-                $"Z85 encodes whole groups of 4 bytes; {byteCount} bytes is not a multiple of 4. Pad the data first.",
-                nameof(byteCount));
-        }
-
-        long chars = (long)byteCount / 4 * 5;
-        if (chars > int.MaxValue)
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(byteCount), byteCount, "The Z85 text of this many bytes would be longer than int.MaxValue characters.");
-        }
-
-        return (int)chars;
+        return GetEncodedLength(byteCount, nameof(byteCount));
     }
 
     /// <summary>The number of bytes <paramref name="charCount"/> characters of Z85 text decode to (4 per 5 characters).</summary>
@@ -49,14 +36,7 @@ public static class Z85
     public static int GetDecodedLength(int charCount)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(charCount);
-        if (charCount % 5 != 0)
-        {
-            ThrowHelper.ThrowArgument(
-                $"Z85 text comes in whole groups of 5 characters; {charCount} characters is not a multiple of 5.",
-                nameof(charCount));
-        }
-
-        return charCount / 5 * 4;
+        return GetDecodedLength(charCount, nameof(charCount));
     }
 
     /// <summary>Encodes <paramref name="data"/> (a multiple of 4 bytes long) as Z85 text.</summary>
@@ -163,11 +143,16 @@ public static class Z85
         if (byteCount % 4 != 0)
         {
             ThrowHelper.ThrowArgument(
-                $"Z85 encodes whole groups of 4 bytes; the data is {byteCount} bytes long, which is not a multiple of 4. Pad the data first.",
-                paramName);
+                $"Z85 encodes whole groups of 4 bytes; {byteCount} bytes is not a multiple of 4. Pad the data first.", paramName);
         }
 
-        return GetEncodedLength(byteCount);
+        long chars = (long)byteCount / 4 * 5;
+        if (chars > int.MaxValue)
+        {
+            ThrowHelper.ThrowArgumentOutOfRange(paramName, byteCount, "The Z85 text of this many bytes would be longer than int.MaxValue characters.");
+        }
+
+        return (int)chars;
     }
 
     private static int GetDecodedLength(int charCount, string paramName)
@@ -175,8 +160,7 @@ public static class Z85
         if (charCount % 5 != 0)
         {
             ThrowHelper.ThrowArgument(
-                $"Z85 text comes in whole groups of 5 characters; the text is {charCount} characters long, which is not a multiple of 5.",
-                paramName);
+                $"Z85 text comes in whole groups of 5 characters; {charCount} characters is not a multiple of 5.", paramName);
         }
 
         return charCount / 5 * 4;

@@ -73,15 +73,10 @@ public sealed class ZapPolicy
         ArgumentNullException.ThrowIfNull(publicKeyZ85);
         if (publicKeyZ85.Length != Curve.KeyTextLength || !Z85.TryDecode(publicKeyZ85, stackalloc byte[Curve.KeyLength]))
         {
-            ThrowHelper.ThrowArgument("A CURVE public key is 40 Z85 characters.", nameof(publicKeyZ85));
+            ThrowHelper.ThrowArgument($"A CURVE public key is {Curve.KeyTextLength} Z85 characters.", nameof(publicKeyZ85));
         }
 
-        lock (_gate)
-        {
-            _curveKeys.Add(publicKeyZ85);
-        }
-
-        return this;
+        return AddCurveKey(publicKeyZ85);
     }
 
     /// <summary>Accepts CURVE clients whose long-term public key is these 32 bytes.</summary>
@@ -90,10 +85,10 @@ public sealed class ZapPolicy
     {
         if (publicKey.Length != Curve.KeyLength)
         {
-            ThrowHelper.ThrowArgument("A CURVE public key is 32 bytes.", nameof(publicKey));
+            ThrowHelper.ThrowArgument($"A CURVE public key is {Curve.KeyLength} bytes.", nameof(publicKey));
         }
 
-        return AllowCurveKey(Z85.Encode(publicKey));
+        return AddCurveKey(Z85.Encode(publicKey));
     }
 
     /// <summary>Accepts every CURVE client (the connection is still encrypted; the client's key becomes its User-Id).</summary>
@@ -102,6 +97,17 @@ public sealed class ZapPolicy
         lock (_gate)
         {
             _anyCurveKey = true;
+        }
+
+        return this;
+    }
+
+    /// <summary>Adds a valid key in the form requests are matched in: Z85 text, which is also the peer's User-Id.</summary>
+    private ZapPolicy AddCurveKey(string publicKeyZ85)
+    {
+        lock (_gate)
+        {
+            _curveKeys.Add(publicKeyZ85);
         }
 
         return this;

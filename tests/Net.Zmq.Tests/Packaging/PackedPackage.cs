@@ -71,7 +71,7 @@ public sealed class PackedPackage
     private static void CopySources(string destination)
     {
         string root = RepositoryPaths.Root;
-        foreach (string file in new[] { "Directory.Build.props", "Directory.Packages.props", ".editorconfig", "LICENSE" })
+        foreach (string file in new[] { "Directory.Build.props", "Directory.Packages.props", ".editorconfig", "LICENSE", Path.Combine("src", "Directory.Build.props") })
         {
             CopyFile(Path.Combine(root, file), Path.Combine(destination, file));
         }

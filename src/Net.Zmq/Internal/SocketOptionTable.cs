@@ -1,27 +1,20 @@
 namespace Net.Zmq.Internal;
 
-/// <summary>The kind, access and availability of every <see cref="SocketOption"/>, looked up by option number.</summary>
-internal readonly record struct SocketOptionInfo(OptionKind Kind, OptionAccess Access, OptionAvailability Availability)
+/// <summary>
+/// The kind, access and availability of every <see cref="SocketOption"/>, looked up by the enum's value, which is
+/// libzmq's option number.
+/// </summary>
+internal static class SocketOptionTable
 {
-    private static readonly SocketOptionInfo[] s_table = Build();
+    private static readonly OptionInfo[] s_table = Build();
 
-    internal static SocketOptionInfo Get(SocketOption option)
+    internal static OptionInfo Get(SocketOption option) => OptionInfo.Find(s_table, option, (int)option, "a socket option");
+
+    private static OptionInfo[] Build()
     {
-        int index = (int)option;
-        SocketOptionInfo info = (uint)index < (uint)s_table.Length ? s_table[index] : default;
-        if (info.Kind == OptionKind.Unknown)
-        {
-            ThrowHelper.ThrowArgumentOutOfRange(nameof(option), option, $"{option} is not a socket option Net.Zmq knows.");
-        }
-
-        return info;
-    }
-
-    private static SocketOptionInfo[] Build()
-    {
-        var t = new SocketOptionInfo[113];
+        var t = new OptionInfo[(int)SocketOption.Priority + 1];
         void Set(SocketOption o, OptionKind k, OptionAccess a = OptionAccess.ReadWrite, OptionAvailability v = OptionAvailability.Always) =>
-            t[(int)o] = new(k, a, v);
+            t[(int)o] = new((int)o, k, a, v);
         const OptionAccess R = OptionAccess.Read, W = OptionAccess.Write, RW = OptionAccess.ReadWrite;
         const OptionAvailability Draft = OptionAvailability.Draft, Wss = OptionAvailability.Wss;
 

@@ -1,0 +1,389 @@
+using System.Buffers;
+using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
+using System.Text;
+using Net.Zmq.Interop;
+using Net.Zmq.Security;
+
+namespace Net.Zmq.Internal;
+
+/// <summary>
+/// Turns the .NET values of <see cref="Socket"/>'s SetOption and GetOption overloads into the values libzmq's
+/// options take and back: checks access and kind against <see cref="SocketOptionTable"/> before any native call,
+/// converts, and reads values of any length. The native calls themselves are the socket's
+/// (<see cref="Socket.SetNative"/>, <see cref="Socket.TryGetNative"/>).
+/// </summary>
+internal static unsafe class SocketOptionCodec
+{
+    private const int FirstReadCapacity = 4096;
+    private const int MaxReadCapacity = 1 << 20;
+
+    internal static void SetInt32(Socket socket, SocketOption option, int value)
+    {
+        OptionInfo info = ExpectWritable(option);
+        switch (info.Kind)
+        {
+            case OptionKind.Int32 or OptionKind.Milliseconds:
+                ThrowIfUseFdNotListening(option, value);
+                socket.SetNative(option, &value, sizeof(int));
+                break;
+            case OptionKind.Int64:
+                SetInt64(socket, option, value);
+                break;
+            case OptionKind.UInt64:
+                ArgumentOutOfRangeException.ThrowIfNegative(value);
+                SetUInt64(socket, option, (ulong)value);
+                break;
+            default:
+                ThrowWrongKind(option, info, "an int");
+                break;
+        }
+    }
+
+    internal static void SetInt64(Socket socket, SocketOption option, long value)
+    {
+        OptionInfo info = ExpectWritable(option);
+        if (info.Kind == OptionKind.UInt64)
+        {
+            ArgumentOutOfRangeException.ThrowIfNegative(value);
+        }
+        else if (info.Kind != OptionKind.Int64)
+        {
+            ThrowWrongKind(option, info, "a long");
+        }
+
+        socket.SetNative(option, &value, sizeof(long));
+    }
+
+    internal static void SetUInt64(Socket socket, SocketOption option, ulong value)
+    {
+        ExpectWritable(option, OptionKind.UInt64, "a ulong");
+        socket.SetNative(option, &value, sizeof(ulong));
+    }
+
+    internal static void SetBoolean(Socket socket, SocketOption option, bool value)
+    {
+        ExpectWritable(option, OptionKind.Boolean, "a bool");
+        int native = value ? 1 : 0;
+        socket.SetNative(option, &native, sizeof(int));
+    }
+
+    internal static void SetTime(Socket socket, SocketOption option, TimeSpan value)
+    {
+        ExpectWritable(option, OptionKind.Milliseconds, "a TimeSpan");
+        SetInt32(socket, option, OptionValues.ToMilliseconds(value, nameof(value)));
+    }
+
+    internal static void SetBytes(Socket socket, SocketOption option, ReadOnlySpan<byte> value)
+    {
+        OptionInfo info = ExpectWritable(option);
+        if (info.Kind == OptionKind.CurveKey)
+        {
+            if (value.Length != Curve.KeyLength && value.Length != Curve.KeyTextLength)
+            {
+                ThrowHelper.ThrowArgument(
+                    $"A CURVE key is {Curve.KeyLength} bytes, or {Curve.KeyTextLength} Z85 characters; {option} was given {value.Length} bytes.", nameof(value));
+            }
+        }
+        else if (info.Kind != OptionKind.Binary)
+        {
+            ThrowWrongKind(option, info, "bytes");
+        }
+
+        fixed (byte* p = value)
+        {
+            socket.SetNative(option, p, value.Length);
+        }
+    }
+
+    /// <summary>Sets a string, a CURVE key in Z85 text (which libzmq decodes and checks) or a binary option, as UTF-8.</summary>
+    internal static void SetString(Socket socket, SocketOption option, string value)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        OptionInfo info = ExpectWritable(option);
+        if (info.Kind == OptionKind.CurveKey && value.Length != Curve.KeyTextLength)
+        {
+            ThrowHelper.ThrowArgument(
+                $"A CURVE key in text form is {Curve.KeyTextLength} Z85 characters; {option} was given {value.Length}.", nameof(value));
+        }
+        else if (info.Kind is not (OptionKind.String or OptionKind.Binary or OptionKind.CurveKey))
+        {
+            ThrowWrongKind(option, info, "a string");
+        }
+
+        byte[] rented = ArrayPool<byte>.Shared.Rent(Encoding.UTF8.GetByteCount(value));
+        try
+        {
+            int length = Encoding.UTF8.GetBytes(value, rented);
+            fixed (byte* p = rented)
+            {
+                socket.SetNative(option, p, length);
+            }
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
+
+    internal static T Get<T>(Socket socket, SocketOption option)
+    {
+        OptionKind kind = ExpectReadable(option).Kind;
+        // Unsafe.As instead of (T)(object) so that no value is boxed, even before the JIT optimises this method.
+        if (typeof(T) == typeof(int) && kind is OptionKind.Int32 or OptionKind.Milliseconds)
+        {
+            int value = socket.ReadInt32(option);
+            return Unsafe.As<int, T>(ref value);
+        }
+
+        if (typeof(T) == typeof(long) && kind is OptionKind.Int32 or OptionKind.Milliseconds or OptionKind.Int64 or OptionKind.FileDescriptor)
+        {
+            long value = kind switch
+            {
+                OptionKind.Int64 => ReadInt64(socket, option),
+                OptionKind.FileDescriptor => ReadFileDescriptor(socket),
+                _ => socket.ReadInt32(option),
+            };
+            return Unsafe.As<long, T>(ref value);
+        }
+
+        if (typeof(T) == typeof(nint) && kind == OptionKind.FileDescriptor)
+        {
+            nint value = (nint)ReadFileDescriptor(socket);
+            return Unsafe.As<nint, T>(ref value);
+        }
+
+        if (typeof(T) == typeof(ulong) && kind == OptionKind.UInt64)
+        {
+            ulong value = (ulong)ReadInt64(socket, option);
+            return Unsafe.As<ulong, T>(ref value);
+        }
+
+        if (typeof(T) == typeof(bool) && kind == OptionKind.Boolean)
+        {
+            bool value = socket.ReadInt32(option) != 0;
+            return Unsafe.As<bool, T>(ref value);
+        }
+
+        if (typeof(T) == typeof(TimeSpan) && kind == OptionKind.Milliseconds)
+        {
+            int ms = socket.ReadInt32(option);
+            TimeSpan value = ms < 0 ? Timeout.InfiniteTimeSpan : TimeSpan.FromMilliseconds(ms);
+            return Unsafe.As<TimeSpan, T>(ref value);
+        }
+
+        if (typeof(T) == typeof(string) && kind is OptionKind.String or OptionKind.Binary or OptionKind.CurveKey)
+        {
+            return (T)(object)ReadString(socket, option, kind);
+        }
+
+        if (typeof(T) == typeof(byte[]) && kind is OptionKind.Binary or OptionKind.CurveKey or OptionKind.String)
+        {
+            return (T)(object)ReadBytes(socket, option, kind);
+        }
+
+        ThrowHelper.ThrowArgument($"{option} holds {Describe(kind)} and cannot be read as {typeof(T).Name}.", nameof(T));
+        return default!;
+    }
+
+    /// <summary>Reads a binary, string or CURVE key option into <paramref name="buffer"/>; returns its length without a string's terminating zero.</summary>
+    internal static int GetBytes(Socket socket, SocketOption option, Span<byte> buffer)
+    {
+        OptionKind kind = ExpectReadable(option).Kind;
+        if (kind is not (OptionKind.Binary or OptionKind.String or OptionKind.CurveKey))
+        {
+            ThrowHelper.ThrowArgument($"{option} holds {Describe(kind)}; read it with GetOption<T>.", nameof(option));
+        }
+
+        fixed (byte* p = buffer)
+        {
+            int length = socket.GetNative(option, p, buffer.Length);
+            return WithoutTerminator(kind, new ReadOnlySpan<byte>(p, length)).Length;
+        }
+    }
+
+    /// <summary>Throws for a failed zmq_setsockopt or zmq_getsockopt; a draft option the loaded libzmq lacks is a <see cref="NotSupportedException"/>.</summary>
+    [DoesNotReturn]
+    internal static void ThrowFailed(SocketOption option, int errorNumber, string operation)
+    {
+        ThrowIfUnavailable(option, errorNumber);
+        ThrowHelper.ThrowZmq(errorNumber, operation);
+    }
+
+    private static OptionInfo ExpectWritable(SocketOption option)
+    {
+        OptionInfo info = SocketOptionTable.Get(option);
+        if (!info.CanWrite)
+        {
+            ThrowHelper.ThrowArgument($"{option} is read-only.", nameof(option));
+        }
+
+        return info;
+    }
+
+    private static void ExpectWritable(SocketOption option, OptionKind kind, string given)
+    {
+        OptionInfo info = ExpectWritable(option);
+        if (info.Kind != kind)
+        {
+            ThrowWrongKind(option, info, given);
+        }
+    }
+
+    private static OptionInfo ExpectReadable(SocketOption option)
+    {
+        OptionInfo info = SocketOptionTable.Get(option);
+        if (!info.CanRead)
+        {
+            ThrowHelper.ThrowArgument($"{option} is write-only: libzmq cannot read it back.", nameof(option));
+        }
+
+        return info;
+    }
+
+    /// <summary>
+    /// <see cref="SocketOption.UseFd"/> takes a descriptor that is already listening: libzmq 4.3 aborts the whole
+    /// process when it binds to any other. Checked where it can be (Linux).
+    /// </summary>
+    private static void ThrowIfUseFdNotListening(SocketOption option, int value)
+    {
+        if (option == SocketOption.UseFd && value >= 0 && OperatingSystem.IsLinux() && !PosixSockets.IsListening(value))
+        {
+            ThrowHelper.ThrowArgument(
+                $"UseFd needs a socket that is already listening (bound, then listen()); descriptor {value} is not one.", nameof(value));
+        }
+    }
+
+    [DoesNotReturn]
+    private static void ThrowWrongKind(SocketOption option, OptionInfo info, string given) =>
+        ThrowHelper.ThrowArgument($"{option} takes {Describe(info.Kind)}, not {given}.", "value");
+
+    private static string Describe(OptionKind kind) => kind switch
+    {
+        OptionKind.Int32 => "an int",
+        OptionKind.Int64 => "a long",
+        OptionKind.UInt64 => "a ulong",
+        OptionKind.Boolean => "a bool",
+        OptionKind.Milliseconds => "a time (int milliseconds or TimeSpan)",
+        OptionKind.Binary => "bytes",
+        OptionKind.String => "a string",
+        OptionKind.CurveKey => $"a CURVE key ({Curve.KeyLength} bytes or {Curve.KeyTextLength} Z85 characters)",
+        OptionKind.FileDescriptor => "a file descriptor (long or nint)",
+        _ => "an unknown kind",
+    };
+
+    /// <summary>After EINVAL: a draft option the loaded libzmq does not know is a <see cref="NotSupportedException"/>.</summary>
+    private static void ThrowIfUnavailable(SocketOption option, int errorNumber)
+    {
+        if (errorNumber != ZmqError.EINVAL)
+        {
+            return;
+        }
+
+        OptionAvailability availability = SocketOptionTable.Get(option).Availability;
+        if (availability != OptionAvailability.Always && !LibZmqDraft.Available)
+        {
+            ThrowHelper.ThrowDraftMissing($"SocketOption.{option}");
+        }
+
+        if (availability == OptionAvailability.Wss && !Context.Has("WSS"))
+        {
+            throw new NotSupportedException(
+                $"SocketOption.{option} needs a libzmq built with the wss transport (websockets over TLS); the loaded libzmq " +
+                $"{Context.Version} has the draft API but no wss. Context.Has(\"WSS\") tells in advance.");
+        }
+    }
+
+    private static long ReadInt64(Socket socket, SocketOption option)
+    {
+        long value;
+        socket.GetNative(option, &value, sizeof(long));
+        return value;
+    }
+
+    private static long ReadFileDescriptor(Socket socket)
+    {
+        // ZMQ_FD is an int on Unix and a SOCKET (pointer-sized) on Windows.
+        if (OperatingSystem.IsWindows())
+        {
+            nint handle;
+            socket.GetNative(SocketOption.FileDescriptor, &handle, sizeof(nint));
+            return handle;
+        }
+
+        return socket.ReadInt32(SocketOption.FileDescriptor);
+    }
+
+    private static string ReadString(Socket socket, SocketOption option, OptionKind kind)
+    {
+        if (kind == OptionKind.CurveKey)
+        {
+            Span<byte> key = stackalloc byte[Curve.KeyLength];
+            ReadCurveKey(socket, option, key);
+            return Z85.Encode(key);
+        }
+
+        return ReadVariable(socket, option, kind, static value => Encoding.UTF8.GetString(value));
+    }
+
+    private static byte[] ReadBytes(Socket socket, SocketOption option, OptionKind kind)
+    {
+        if (kind == OptionKind.CurveKey)
+        {
+            var key = new byte[Curve.KeyLength];
+            ReadCurveKey(socket, option, key);
+            return key;
+        }
+
+        return ReadVariable(socket, option, kind, static value => value.ToArray());
+    }
+
+    /// <summary>Reads a CURVE key in its binary form, which libzmq gives when asked for 32 bytes.</summary>
+    private static void ReadCurveKey(Socket socket, SocketOption option, Span<byte> key)
+    {
+        fixed (byte* p = key)
+        {
+            socket.GetNative(option, p, Curve.KeyLength);
+        }
+    }
+
+    private delegate T SpanConverter<T>(ReadOnlySpan<byte> value);
+
+    /// <summary>
+    /// Reads a string or binary option of any length: libzmq answers EINVAL, without the size, when the buffer is too
+    /// small, so the buffer doubles until the value fits (or it is clear EINVAL means something else).
+    /// </summary>
+    private static T ReadVariable<T>(Socket socket, SocketOption option, OptionKind kind, SpanConverter<T> convert)
+    {
+        for (int capacity = FirstReadCapacity; ; capacity *= 2)
+        {
+            byte[] rented = ArrayPool<byte>.Shared.Rent(capacity);
+            try
+            {
+                fixed (byte* p = rented)
+                {
+                    int errorNumber = socket.TryGetNative(option, p, capacity, out int length);
+                    if (errorNumber == ZmqError.EINVAL && capacity < MaxReadCapacity)
+                    {
+                        continue;
+                    }
+
+                    if (errorNumber != 0)
+                    {
+                        ThrowHelper.ThrowZmq(errorNumber, $"Reading {option} from a {socket.Type} socket");
+                    }
+
+                    return convert(WithoutTerminator(kind, new ReadOnlySpan<byte>(p, length)));
+                }
+            }
+            finally
+            {
+                ArrayPool<byte>.Shared.Return(rented);
+            }
+        }
+    }
+
+    /// <summary>libzmq ends a string option with a zero byte; the .NET value does not include it.</summary>
+    private static ReadOnlySpan<byte> WithoutTerminator(OptionKind kind, ReadOnlySpan<byte> value) =>
+        kind == OptionKind.String && value.Length > 0 && value[^1] == 0 ? value[..^1] : value;
+}
