@@ -66,7 +66,7 @@ public sealed class CancellationRacingCompletionTests(ITestOutputHelper output)
         });
 
         output.WriteLine($"{completed} receives completed, {cancelled} were cancelled first");
-        SocketKit.AssertNothingWaiting(pair.Binder);
+        Frames.AssertNothingWaiting(pair.Binder);
     }
 
     private static async ValueTask ReceiveUncancelled(Socket socket, Message message, CancellationToken timeout, int iteration)

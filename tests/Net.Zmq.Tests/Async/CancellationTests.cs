@@ -15,7 +15,7 @@ public sealed class CancellationTests(ITestOutputHelper output)
     public async Task Cancelling_a_parked_receive_completes_it_within_50_ms_and_the_next_receive_gets_the_next_message()
     {
         using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         using var message = new Message();
         var latencies = new List<TimeSpan>();
         await Task.Run(async () =>
@@ -39,10 +39,10 @@ public sealed class CancellationTests(ITestOutputHelper output)
     [Fact]
     public async Task Cancelling_a_parked_send_completes_it_within_50_ms_queues_nothing_and_the_next_send_is_delivered()
     {
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
         using var push = new Socket(context, SocketType.Push);
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var pull = Sockets.New(context, SocketType.Pull);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         push.Bind(Endpoints.EphemeralTcp);
         var latencies = new List<TimeSpan>();
         await Task.Run(async () =>
@@ -59,7 +59,7 @@ public sealed class CancellationTests(ITestOutputHelper output)
         pull.Connect(push.LastEndpoint);
         await push.SendAsync("delivered", timeout.Token);
         Assert.Equal("delivered", pull.RecvString());
-        SocketKit.AssertNothingWaiting(pull);
+        Frames.AssertNothingWaiting(pull);
         AssertPrompt(latencies);
     }
 
@@ -67,7 +67,7 @@ public sealed class CancellationTests(ITestOutputHelper output)
     public async Task An_already_cancelled_token_completes_the_call_at_once_and_consumes_nothing()
     {
         using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         pair.Connector.Send("kept");
         ValueTask<int> received = pair.Binder.RecvAsync(new byte[8], new CancellationToken(canceled: true));
         Assert.True(received.IsCanceled);

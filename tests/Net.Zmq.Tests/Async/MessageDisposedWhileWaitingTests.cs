@@ -11,10 +11,10 @@ public sealed class MessageDisposedWhileWaitingTests
     [Fact]
     public async Task A_message_disposed_while_its_send_waits_fails_the_send_and_sends_nothing()
     {
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
         using var push = new Socket(context, SocketType.Push);
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var pull = Sockets.New(context, SocketType.Pull);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         push.Bind(Endpoints.EphemeralTcp);
 
         var message = new Message("disposed while waiting"u8);
@@ -29,16 +29,16 @@ public sealed class MessageDisposedWhileWaitingTests
         // The socket is usable, and what arrives first is the next message: nothing of the disposed one.
         await push.SendAsync("next", timeout.Token);
         Assert.Equal("next", pull.RecvString());
-        SocketKit.AssertNothingWaiting(pull);
+        Frames.AssertNothingWaiting(pull);
     }
 
     [Fact]
     public async Task A_multipart_message_disposed_while_its_send_waits_fails_the_send_and_sends_nothing()
     {
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
         using var dealer = new Socket(context, SocketType.Dealer);
-        using var router = new Socket(context, SocketType.Router).WithTimeouts();
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var router = Sockets.New(context, SocketType.Router);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         dealer.Bind(Endpoints.EphemeralTcp);
 
         var message = new MultipartMessage();
@@ -53,16 +53,16 @@ public sealed class MessageDisposedWhileWaitingTests
         await Assert.ThrowsAsync<ObjectDisposedException>(() => sent);
 
         await dealer.SendAsync("next", timeout.Token);
-        string[] frames = SocketKit.RecvStrings(router);
+        string[] frames = Frames.RecvStrings(router);
         Assert.Equal(new[] { "next" }, frames[1..]);
-        SocketKit.AssertNothingWaiting(router);
+        Frames.AssertNothingWaiting(router);
     }
 
     [Fact]
     public async Task A_message_disposed_while_a_receive_into_it_waits_fails_the_receive_and_consumes_nothing()
     {
         using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         var message = new Message();
         Task received = pair.Binder.RecvAsync(message, timeout.Token).AsTask();
         Assert.False(received.IsCompleted);

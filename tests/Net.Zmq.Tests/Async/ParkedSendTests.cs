@@ -8,10 +8,10 @@ public sealed class ParkedSendTests
     [Fact]
     public async Task A_push_without_a_peer_parks_its_send_until_a_peer_connects()
     {
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
         using var push = new Socket(context, SocketType.Push);
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var pull = Sockets.New(context, SocketType.Pull);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         push.Bind(Endpoints.EphemeralTcp);
 
         ValueTask sent = push.SendAsync("waited for a peer", timeout.Token);
@@ -25,13 +25,13 @@ public sealed class ParkedSendTests
     [Fact]
     public async Task A_send_parked_at_the_high_water_mark_completes_when_the_peer_reads_and_its_frame_comes_last()
     {
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
         using var push = new Socket(context, SocketType.Push);
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var pull = Sockets.New(context, SocketType.Pull);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         push.SetOption(SocketOption.SendHighWatermark, 2);
         pull.SetOption(SocketOption.ReceiveHighWatermark, 2);
-        pull.Connect(SocketKit.BindInproc(push));
+        pull.Connect(Endpoints.BindInproc(push));
 
         int queued = 0;
         while (push.Send($"frame {queued}", SendFlags.DontWait))
@@ -51,16 +51,16 @@ public sealed class ParkedSendTests
 
         Assert.True(await Waits.FinishesAsync(completion), "the send never completed after the peer read");
         Assert.Equal("the parked one", pull.RecvString());
-        SocketKit.AssertNothingWaiting(pull);
+        Frames.AssertNothingWaiting(pull);
     }
 
     [Fact]
     public async Task A_multipart_send_parked_without_a_peer_arrives_whole()
     {
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
         using var dealer = new Socket(context, SocketType.Dealer);
-        using var router = new Socket(context, SocketType.Router).WithTimeouts();
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var router = Sockets.New(context, SocketType.Router);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         using var message = new MultipartMessage();
         message.Add("a");
         message.Add("b");
@@ -72,7 +72,7 @@ public sealed class ParkedSendTests
 
         router.Connect(dealer.LastEndpoint);
         Assert.True(await Waits.FinishesAsync(sent.AsTask()), "the multipart send never completed");
-        string[] frames = SocketKit.RecvStrings(router);
+        string[] frames = Frames.RecvStrings(router);
         Assert.Equal(new[] { "a", "b", "c" }, frames[1..]);
     }
 }

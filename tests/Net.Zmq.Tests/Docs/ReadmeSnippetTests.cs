@@ -1,5 +1,6 @@
 using System.Text;
 using System.Text.RegularExpressions;
+using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Docs;
 

@@ -18,7 +18,7 @@ public class BlockingCallsEndOnShutdownTests
         {
             using var poller = new Poller();
             poller.Add(s, PollEvents.In);
-            poller.Poll(Waits.SocketTimeoutMs);
+            poller.Poll(Timeouts.WaitMs);
         },
     };
 
@@ -29,8 +29,8 @@ public class BlockingCallsEndOnShutdownTests
     public async Task Blocking_receive_on_another_thread_ends_with_ContextTerminatedException_on_Shutdown(string call)
     {
         using var context = new Context();
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        pull.Bind(Endpoints.UniqueInproc());
+        using var pull = Sockets.New(context, SocketType.Pull);
+        pull.Bind(Endpoints.NewInproc());
 
         Task receive = StartBlocked(() => s_blockingCalls[call](pull));
         context.Shutdown();
@@ -44,8 +44,8 @@ public class BlockingCallsEndOnShutdownTests
     public async Task Blocking_receive_on_another_thread_ends_with_ContextTerminatedException_on_Dispose()
     {
         var context = new Context();
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        pull.Bind(Endpoints.UniqueInproc());
+        using var pull = Sockets.New(context, SocketType.Pull);
+        pull.Bind(Endpoints.NewInproc());
 
         Task receive = StartBlocked(() => pull.RecvBytes());
         context.Dispose();
@@ -58,7 +58,7 @@ public class BlockingCallsEndOnShutdownTests
     public async Task Blocking_send_on_another_thread_ends_with_ContextTerminatedException_on_Shutdown()
     {
         using var context = new Context();
-        using var push = new Socket(context, SocketType.Push).WithTimeouts(); // no peer: a send blocks
+        using var push = Sockets.New(context, SocketType.Push); // no peer: a send blocks
 
         Task send = StartBlocked(() => push.Send("stuck"));
         context.Shutdown();
@@ -77,7 +77,7 @@ public class BlockingCallsEndOnShutdownTests
 
         Assert.Throws<ContextTerminatedException>(() => socket.Send("x"));
         Assert.Throws<ContextTerminatedException>(() => socket.Recv(new byte[4], RecvFlags.DontWait));
-        Assert.Throws<ContextTerminatedException>(() => socket.Bind(Endpoints.UniqueInproc()));
+        Assert.Throws<ContextTerminatedException>(() => socket.Bind(Endpoints.NewInproc()));
         Assert.Throws<ContextTerminatedException>(() => new Socket(context, SocketType.Pair));
     }
 
@@ -101,7 +101,7 @@ public class BlockingCallsEndOnShutdownTests
             started.Set();
             call();
         });
-        Assert.True(started.Wait(Waits.Event));
+        Assert.True(started.Wait(Timeouts.Wait));
         return task;
     }
 }

@@ -14,15 +14,15 @@ public class DisposeRacingRecvTests
         for (int attempt = 0; attempt < Attempts; attempt++)
         {
             using var context = new Context();
-            var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-            pull.Bind(Endpoints.UniqueInproc());
+            var pull = Sockets.New(context, SocketType.Pull);
+            pull.Bind(Endpoints.NewInproc());
             using var started = new ManualResetEventSlim();
             Task receive = Waits.Run(() =>
             {
                 started.Set();
                 pull.Recv(new byte[16]);
             });
-            Assert.True(started.Wait(Waits.Event));
+            Assert.True(started.Wait(Timeouts.Wait));
 
             pull.Dispose();
             context.Shutdown();
@@ -47,8 +47,8 @@ public class DisposeRacingRecvTests
     public async Task Socket_Dispose_while_a_Recv_is_in_flight_closes_the_socket_once_the_Recv_returns()
     {
         using var context = new Context();
-        string endpoint = Endpoints.UniqueInproc();
-        var pull = new Socket(context, SocketType.Pull).WithTimeouts();
+        string endpoint = Endpoints.NewInproc();
+        var pull = Sockets.New(context, SocketType.Pull);
         pull.Bind(endpoint);
         using var started = new ManualResetEventSlim();
         Task<string> receive = Waits.Run(() =>
@@ -56,7 +56,7 @@ public class DisposeRacingRecvTests
             started.Set();
             return pull.RecvString();
         });
-        Assert.True(started.Wait(Waits.Event));
+        Assert.True(started.Wait(Timeouts.Wait));
 
         pull.Dispose();
         using (var push = new Socket(context, SocketType.Push))

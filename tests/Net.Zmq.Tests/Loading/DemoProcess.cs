@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Loading;
 
@@ -17,7 +18,7 @@ internal static class DemoProcess
             var testOutput = new DirectoryInfo(AppContext.BaseDirectory.TrimEnd(Path.DirectorySeparatorChar));
             string targetFramework = testOutput.Name;                 // net10.0
             string configuration = testOutput.Parent?.Name ?? "Release"; // Release
-            string root = RepositoryRoot();
+            string root = RepositoryPaths.Root;
             return Path.Combine(root, "samples", "Net.Zmq.Demo", "bin", configuration, targetFramework, "Net.Zmq.Demo.dll");
         }
     }
@@ -129,19 +130,6 @@ internal static class DemoProcess
         {
             return $"cannot run unshare: {ex.Message}";
         }
-    }
-
-    private static string RepositoryRoot()
-    {
-        for (DirectoryInfo? directory = new(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
-        {
-            if (File.Exists(Path.Combine(directory.FullName, "Net.Zmq.slnx")))
-            {
-                return directory.FullName;
-            }
-        }
-
-        throw new InvalidOperationException($"No directory above {AppContext.BaseDirectory} contains Net.Zmq.slnx.");
     }
 
     private static string DotnetHost()

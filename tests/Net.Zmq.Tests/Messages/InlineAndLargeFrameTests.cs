@@ -50,8 +50,8 @@ public class InlineAndLargeFrameTests
     {
         byte[] source = Pattern(size, seed: 7);
         using var context = new Context();
-        using var push = new Socket(context, SocketType.Push).WithTimeouts();
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
+        using var push = Sockets.New(context, SocketType.Push);
+        using var pull = Sockets.New(context, SocketType.Pull);
         pull.Bind(Endpoints.EphemeralTcp);
         push.Connect(pull.LastEndpoint);
 
@@ -73,9 +73,9 @@ public class InlineAndLargeFrameTests
     {
         byte[] source = Pattern(size, seed: 3);
         using var context = new Context();
-        using var push = new Socket(context, SocketType.Push).WithTimeouts();
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        string endpoint = Endpoints.UniqueInproc();
+        using var push = Sockets.New(context, SocketType.Push);
+        using var pull = Sockets.New(context, SocketType.Pull);
+        string endpoint = Endpoints.NewInproc();
         pull.Bind(endpoint);
         push.Connect(endpoint);
 

@@ -19,9 +19,9 @@ public class MessageDisposeTests
     public void Dispose_after_send_is_harmless()
     {
         using var context = new Context();
-        using var push = new Socket(context, SocketType.Push).WithTimeouts();
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        string endpoint = Endpoints.UniqueInproc();
+        using var push = Sockets.New(context, SocketType.Push);
+        using var pull = Sockets.New(context, SocketType.Pull);
+        string endpoint = Endpoints.NewInproc();
         pull.Bind(endpoint);
         push.Connect(endpoint);
         var message = new Message(new byte[1000]);

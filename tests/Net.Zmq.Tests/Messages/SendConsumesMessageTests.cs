@@ -10,9 +10,9 @@ public class SendConsumesMessageTests
     public void Send_leaves_the_message_empty_but_not_disposed(string text)
     {
         using var context = new Context();
-        using var push = new Socket(context, SocketType.Push).WithTimeouts();
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        string endpoint = Endpoints.UniqueInproc();
+        using var push = Sockets.New(context, SocketType.Push);
+        using var pull = Sockets.New(context, SocketType.Pull);
+        string endpoint = Endpoints.NewInproc();
         pull.Bind(endpoint);
         push.Connect(endpoint);
         using var message = new Message(text);
@@ -29,9 +29,9 @@ public class SendConsumesMessageTests
     public void Sent_message_can_be_reused_to_receive()
     {
         using var context = new Context();
-        using var left = new Socket(context, SocketType.Pair).WithTimeouts();
-        using var right = new Socket(context, SocketType.Pair).WithTimeouts();
-        string endpoint = Endpoints.UniqueInproc();
+        using var left = Sockets.New(context, SocketType.Pair);
+        using var right = Sockets.New(context, SocketType.Pair);
+        string endpoint = Endpoints.NewInproc();
         left.Bind(endpoint);
         right.Connect(endpoint);
         using var message = new Message("request");

@@ -10,10 +10,10 @@ public class SendMultipartValidationTests
     /// </summary>
     private static void AssertPeerReceivedNothingAndSocketStillWorks(Socket sender, Socket receiver)
     {
-        SocketKit.AssertNothingWaiting(receiver);
+        Frames.AssertNothingWaiting(receiver);
         Assert.True(sender.SendMultipart(["after"u8.ToArray(), "the failure"u8.ToArray()]));
-        Assert.Equal(["after", "the failure"], SocketKit.RecvStrings(receiver));
-        SocketKit.AssertNothingWaiting(receiver);
+        Assert.Equal(["after", "the failure"], Frames.RecvStrings(receiver));
+        Frames.AssertNothingWaiting(receiver);
     }
 
     [Theory]
@@ -22,10 +22,10 @@ public class SendMultipartValidationTests
     [InlineData(2)]
     public void Null_frame_in_a_list_throws_ArgumentNullException_and_nothing_is_sent(int nullAt)
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindTcp(pull));
+        using Context context = Sockets.NewContext();
+        using Socket pull = Sockets.New(context, SocketType.Pull);
+        using Socket push = Sockets.New(context, SocketType.Push);
+        push.Connect(Endpoints.BindTcp(pull));
         byte[]?[] frames = ["a"u8.ToArray(), "b"u8.ToArray(), "c"u8.ToArray()];
         frames[nullAt] = null;
 
@@ -37,10 +37,10 @@ public class SendMultipartValidationTests
     [Fact]
     public void Empty_list_throws_ArgumentException_and_nothing_is_sent()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindTcp(pull));
+        using Context context = Sockets.NewContext();
+        using Socket pull = Sockets.New(context, SocketType.Pull);
+        using Socket push = Sockets.New(context, SocketType.Push);
+        push.Connect(Endpoints.BindTcp(pull));
 
         var error = Assert.Throws<ArgumentException>(() => push.SendMultipart(Array.Empty<byte[]>()));
         Assert.Equal("frames", error.ParamName);
@@ -51,10 +51,10 @@ public class SendMultipartValidationTests
     [Fact]
     public void Empty_multipart_message_throws_ArgumentException_and_nothing_is_sent()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindTcp(pull));
+        using Context context = Sockets.NewContext();
+        using Socket pull = Sockets.New(context, SocketType.Pull);
+        using Socket push = Sockets.New(context, SocketType.Push);
+        push.Connect(Endpoints.BindTcp(pull));
         using var empty = new MultipartMessage();
 
         var error = Assert.Throws<ArgumentException>(() => push.SendMultipart(empty));
@@ -66,10 +66,10 @@ public class SendMultipartValidationTests
     [Fact]
     public void Null_list_or_multipart_message_throws_ArgumentNullException()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
+        using Context context = Sockets.NewContext();
+        using Socket pull = Sockets.New(context, SocketType.Pull);
+        using Socket push = Sockets.New(context, SocketType.Push);
+        push.Connect(Endpoints.BindInproc(pull));
 
         Assert.Throws<ArgumentNullException>(() => push.SendMultipart((IReadOnlyList<byte[]>)null!));
         Assert.Throws<ArgumentNullException>(() => push.SendMultipart((MultipartMessage)null!));
@@ -83,10 +83,10 @@ public class SendMultipartValidationTests
     [InlineData(2)]
     public void Disposed_frame_throws_ObjectDisposedException_and_nothing_is_sent(int disposedAt)
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindTcp(pull));
+        using Context context = Sockets.NewContext();
+        using Socket pull = Sockets.New(context, SocketType.Pull);
+        using Socket push = Sockets.New(context, SocketType.Push);
+        push.Connect(Endpoints.BindTcp(pull));
         using var message = new MultipartMessage();
         message.Add("a");
         message.Add("b");
@@ -110,10 +110,10 @@ public class SendMultipartValidationTests
     [Fact]
     public void Disposed_frame_is_refused_over_inproc_too_and_the_pair_still_talks()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket left = SocketKit.NewSocket(context, SocketType.Pair);
-        using Socket right = SocketKit.NewSocket(context, SocketType.Pair);
-        right.Connect(SocketKit.BindInproc(left));
+        using Context context = Sockets.NewContext();
+        using Socket left = Sockets.New(context, SocketType.Pair);
+        using Socket right = Sockets.New(context, SocketType.Pair);
+        right.Connect(Endpoints.BindInproc(left));
         using var message = new MultipartMessage();
         message.Add("first");
         message.Add("last");

@@ -65,7 +65,7 @@ public class ReadOnlyOptionTests
     {
         using var context = new Context();
         using var socket = new Socket(context, SocketType.Dealer);
-        string endpoint = Endpoints.UniqueInproc();
+        string endpoint = Endpoints.NewInproc();
 
         socket.Connect(endpoint);
 
@@ -139,7 +139,7 @@ public class ReadOnlyOptionTests
         using var context = new Context();
         using var left = new Socket(context, SocketType.Pair);
         using var right = new Socket(context, SocketType.Pair);
-        string endpoint = Endpoints.UniqueInproc();
+        string endpoint = Endpoints.NewInproc();
         left.Bind(endpoint);
         right.Connect(endpoint);
 
@@ -148,7 +148,7 @@ public class ReadOnlyOptionTests
         right.Send("ping");
         using var poller = new Poller();
         int index = poller.Add(left, PollEvents.In);
-        Assert.Equal(1, poller.Poll(Waits.Event));
+        Assert.Equal(1, poller.Poll(Timeouts.Wait));
         Assert.True(poller.IsReadable(index));
 
         Assert.Equal(PollEvents.In | PollEvents.Out, (PollEvents)left.GetOption<int>(SocketOption.Events));
@@ -159,9 +159,9 @@ public class ReadOnlyOptionTests
     public void ReceiveMore_is_true_between_the_frames_of_a_multipart_message()
     {
         using var context = new Context();
-        using var left = new Socket(context, SocketType.Pair).WithTimeouts();
-        using var right = new Socket(context, SocketType.Pair).WithTimeouts();
-        string endpoint = Endpoints.UniqueInproc();
+        using var left = Sockets.New(context, SocketType.Pair);
+        using var right = Sockets.New(context, SocketType.Pair);
+        string endpoint = Endpoints.NewInproc();
         left.Bind(endpoint);
         right.Connect(endpoint);
         Assert.False(left.GetOption<bool>(SocketOption.ReceiveMore));

@@ -49,9 +49,9 @@ public class WriteOnlyOptionTests
     public void Subscribe_and_Unsubscribe_reach_the_publisher_as_subscription_frames()
     {
         using var context = new Context();
-        using var publisher = new Socket(context, SocketType.XPub).WithTimeouts();
-        using var subscriber = new Socket(context, SocketType.Sub).WithTimeouts();
-        string endpoint = Endpoints.UniqueInproc();
+        using var publisher = Sockets.New(context, SocketType.XPub);
+        using var subscriber = Sockets.New(context, SocketType.Sub);
+        string endpoint = Endpoints.NewInproc();
         publisher.Bind(endpoint);
         subscriber.Connect(endpoint);
 
@@ -66,9 +66,9 @@ public class WriteOnlyOptionTests
     public void Subscribe_lets_only_matching_messages_through()
     {
         using var context = new Context();
-        using var publisher = new Socket(context, SocketType.XPub).WithTimeouts();
-        using var subscriber = new Socket(context, SocketType.Sub).WithTimeouts();
-        string endpoint = Endpoints.UniqueInproc();
+        using var publisher = Sockets.New(context, SocketType.XPub);
+        using var subscriber = Sockets.New(context, SocketType.Sub);
+        string endpoint = Endpoints.NewInproc();
         publisher.Bind(endpoint);
         subscriber.Connect(endpoint);
         subscriber.Subscribe("keep");

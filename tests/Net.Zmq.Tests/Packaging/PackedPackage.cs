@@ -1,3 +1,5 @@
+using Net.Zmq.Tests.Support;
+
 namespace Net.Zmq.Tests.Packaging;
 
 /// <summary>

@@ -22,10 +22,10 @@ public class ReconnectChurnTests(ITestOutputHelper output)
     [Fact]
     public void Connect_disconnect_churn_holds_descriptors_until_the_socket_is_disposed()
     {
-        using var context = SocketKit.NewContext();
-        using var router = SocketKit.NewSocket(context, SocketType.Router);
-        string endpoint = SocketKit.BindTcp(router);
-        var dealer = SocketKit.NewSocket(context, SocketType.Dealer);
+        using var context = Sockets.NewContext();
+        using var router = Sockets.New(context, SocketType.Router);
+        string endpoint = Endpoints.BindTcp(router);
+        var dealer = Sockets.New(context, SocketType.Dealer);
         int before = ProcessStats.OpenFileDescriptors();
 
         var clock = Stopwatch.StartNew();
@@ -74,8 +74,8 @@ public class ReconnectChurnTests(ITestOutputHelper output)
         // The workaround docs/reliability.md gives. A higher socket limit than the default 1,023, because libzmq
         // closes disposed sockets asynchronously and a tight loop can run ahead of it.
         using var context = new Context(1, 16_384) { DefaultLinger = TimeSpan.Zero };
-        using var router = SocketKit.NewSocket(context, SocketType.Router);
-        string endpoint = SocketKit.BindTcp(router);
+        using var router = Sockets.New(context, SocketType.Router);
+        string endpoint = Endpoints.BindTcp(router);
         int before = ProcessStats.OpenFileDescriptors();
 
         var clock = Stopwatch.StartNew();

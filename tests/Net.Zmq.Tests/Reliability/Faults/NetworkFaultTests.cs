@@ -22,7 +22,7 @@ public class NetworkFaultTests(ITestOutputHelper output)
     {
         Skip.If(NetworkNamespace.Unavailable is not null, NetworkNamespace.Unavailable);
         using var host = NetworkNamespace.Create();
-        using var context = SocketKit.NewContext();
+        using var context = Sockets.NewContext();
         using var pull = new Socket(context, SocketType.Pull);
         pull.SetOption(SocketOption.HeartbeatInterval, HeartbeatMs);
         pull.SetOption(SocketOption.HeartbeatTimeout, HeartbeatTimeoutMs);
@@ -71,9 +71,9 @@ public class NetworkFaultTests(ITestOutputHelper output)
         var delay = TimeSpan.FromMilliseconds(50);
         using var host = NetworkNamespace.Create();
         host.AddRandomLoss(percent: 5);
-        using var context = SocketKit.NewContext();
+        using var context = Sockets.NewContext();
         using var pull = new Socket(context, SocketType.Pull);
-        string target = SocketKit.BindTcp(pull);
+        string target = Endpoints.BindTcp(pull);
         using var relay = new DelayRelay(IPAddress.Parse(host.HostAddress), ParseTcp(target), delay);
         using var peer = PeerChild.Start(host.Name, "push", relay.Endpoint, "0", $"{Frames}");
         using var stream = new StampedStreamReceiver(pull);

@@ -17,11 +17,11 @@ public class PeerProcessFaultTests(ITestOutputHelper output)
     [Fact]
     public void A_PULL_socket_sees_a_SIGKILLed_pusher_disconnect_and_keeps_serving_its_other_peer()
     {
-        using var context = SocketKit.NewContext();
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        string endpoint = SocketKit.BindTcp(pull);
+        using var context = Sockets.NewContext();
+        using var pull = Sockets.New(context, SocketType.Pull);
+        string endpoint = Endpoints.BindTcp(pull);
         using var monitor = new SocketMonitor(pull, SocketEvents.Accepted | SocketEvents.Disconnected);
-        using var good = new Socket(context, SocketType.Push).WithTimeouts();
+        using var good = Sockets.New(context, SocketType.Push);
         good.Connect(endpoint);
         using var doomed = PeerChild.Start(null, "push", endpoint, "0", "0");
 
@@ -77,8 +77,8 @@ public class PeerProcessFaultTests(ITestOutputHelper output)
     public void HeartbeatTimeout_detects_a_frozen_peer_within_the_configured_time()
     {
         const int IntervalMs = 100, TimeoutMs = 1000;
-        using var context = SocketKit.NewContext();
-        using var router = new Socket(context, SocketType.Router).WithTimeouts();
+        using var context = Sockets.NewContext();
+        using var router = Sockets.New(context, SocketType.Router);
         router.SetOption(SocketOption.HeartbeatInterval, IntervalMs);
         router.SetOption(SocketOption.HeartbeatTimeout, TimeoutMs);
 
@@ -92,8 +92,8 @@ public class PeerProcessFaultTests(ITestOutputHelper output)
     public void HeartbeatTtl_set_by_the_peer_makes_this_side_drop_the_peer_when_it_freezes()
     {
         const int PeerIntervalMs = 100, TtlMs = 1000;
-        using var context = SocketKit.NewContext();
-        using var router = new Socket(context, SocketType.Router).WithTimeouts();
+        using var context = Sockets.NewContext();
+        using var router = Sockets.New(context, SocketType.Router);
 
         // This side sets no heartbeat option: only the TTL that the peer announces in its PINGs can drop it.
         TimeSpan detected = FreezePeerAndTimeDisconnect(router, PeerIntervalMs, TtlMs);
@@ -105,11 +105,11 @@ public class PeerProcessFaultTests(ITestOutputHelper output)
     /// <summary>Connects a child DEALER, waits for its hello, freezes it and times the ROUTER's Disconnected event.</summary>
     private static TimeSpan FreezePeerAndTimeDisconnect(Socket router, int peerHeartbeatMs, int peerTtlMs)
     {
-        string endpoint = SocketKit.BindTcp(router);
+        string endpoint = Endpoints.BindTcp(router);
         using var monitor = new SocketMonitor(router, SocketEvents.Disconnected);
         using var peer = PeerChild.Start(null, "dealer", endpoint, $"{peerHeartbeatMs}", $"{peerTtlMs}");
         router.SetOption(SocketOption.ReceiveTimeout, (int)s_long.TotalMilliseconds);
-        Assert.Equal("hello", SocketKit.RecvStrings(router)[^1]);
+        Assert.Equal("hello", Frames.RecvStrings(router)[^1]);
 
         // Let a few heartbeats pass while the peer is alive: none may end the connection.
         Assert.False(monitor.TryReceive(out _, TimeSpan.FromMilliseconds(1500)), "the live peer was disconnected");

@@ -39,8 +39,8 @@ internal sealed class HostileTarget : IDisposable
             "SUB" => (SocketType.Sub, SocketType.Pub, "PUB"),
             _ => throw new ArgumentOutOfRangeException(nameof(kind), kind, "unknown target"),
         };
-        var server = new Socket(context, serverType).WithTimeouts();
-        var good = new Socket(context, goodType).WithTimeouts();
+        var server = Sockets.New(context, serverType);
+        var good = Sockets.New(context, goodType);
         server.SetOption(SocketOption.MaxMessageSize, maxMessageSize);
         server.SetOption(SocketOption.HandshakeInterval, 2000);
         string mechanism = "NULL";
@@ -57,7 +57,7 @@ internal sealed class HostileTarget : IDisposable
             server.Subscribe("");
         }
 
-        SocketKit.BindTcp(server);
+        Endpoints.BindTcp(server);
         good.Connect(server.LastEndpoint);
         var target = new HostileTarget(server, good, mechanism, claimed, serverType switch
         {
@@ -66,7 +66,7 @@ internal sealed class HostileTarget : IDisposable
         });
         if (serverType == SocketType.Sub)
         {
-            SocketKit.AwaitSubscription(good, server, "probe");
+            Connections.AwaitSubscription(good, server, "probe");
         }
 
         return target;

@@ -32,7 +32,7 @@ public class HostileTcpInputTests(ITestOutputHelper output)
     {
         int seed = RandomSeed.Next(output);
         var random = new Random(seed);
-        using var context = SocketKit.NewContext();
+        using var context = Sockets.NewContext();
         using var server = HostileTarget.Create(context, target, MaxMessageSize);
         var port = new Uri(server.Endpoint.Replace("tcp://", "http://", StringComparison.Ordinal)).Port;
         var address = new IPEndPoint(IPAddress.Loopback, port);

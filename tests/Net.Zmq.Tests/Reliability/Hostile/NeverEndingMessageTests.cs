@@ -62,7 +62,7 @@ public partial class NeverEndingMessageTests(ITestOutputHelper output)
     [Fact]
     public void A_curve_server_buffers_nothing_from_a_peer_that_floods_instead_of_completing_the_handshake()
     {
-        using var context = SocketKit.NewContext();
+        using var context = Sockets.NewContext();
         using var server = HostileTarget.Create(context, "CURVE ROUTER", MaxMessageSize);
         server.VerifyGoodPeer();
         using TcpSocket attacker = Connect(server.Endpoint);
@@ -82,7 +82,7 @@ public partial class NeverEndingMessageTests(ITestOutputHelper output)
 
     private Flood FloodNullServer(string target, int frameSize)
     {
-        using var context = SocketKit.NewContext();
+        using var context = Sockets.NewContext();
         using var server = HostileTarget.Create(context, target, MaxMessageSize);
         server.VerifyGoodPeer();
         var attacker = Connect(server.Endpoint);

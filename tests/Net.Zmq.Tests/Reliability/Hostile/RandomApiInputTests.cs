@@ -49,7 +49,7 @@ public class RandomApiInputTests(ITestOutputHelper output)
     private sealed class ApiFuzz(Random random)
     {
         private readonly List<Socket> _sockets = [];
-        private Context _context = SocketKit.NewContext();
+        private Context _context = Sockets.NewContext();
 
         public Dictionary<string, int> Thrown { get; } = [];
 
@@ -178,7 +178,7 @@ public class RandomApiInputTests(ITestOutputHelper output)
 
                         _sockets.Clear();
                         _context.Dispose();
-                        _context = SocketKit.NewContext();
+                        _context = Sockets.NewContext();
                         return "new Context";
                     }
 

@@ -23,12 +23,12 @@ public class NetMqInteropTests
     [MemberData(nameof(NetZmqIsServer))]
     public void REQ_REP_round_trips_pair_every_reply_with_its_request(bool netZmqIsServer)
     {
-        using var context = SocketKit.NewContext();
+        using var context = Sockets.NewContext();
         if (netZmqIsServer)
         {
-            using var rep = new Socket(context, SocketType.Rep).WithTimeouts();
+            using var rep = Sockets.New(context, SocketType.Rep);
             using var req = NetMq(new RequestSocket());
-            req.Connect(SocketKit.BindTcp(rep));
+            req.Connect(Endpoints.BindTcp(rep));
             for (int i = 0; i < Messages; i++)
             {
                 req.SendFrame($"request {i}");
@@ -40,7 +40,7 @@ public class NetMqInteropTests
         else
         {
             using var rep = NetMq(new ResponseSocket());
-            using var req = new Socket(context, SocketType.Req).WithTimeouts();
+            using var req = Sockets.New(context, SocketType.Req);
             req.Connect(BindNetMq(rep));
             for (int i = 0; i < Messages; i++)
             {
@@ -56,12 +56,12 @@ public class NetMqInteropTests
     [MemberData(nameof(NetZmqIsServer))]
     public void PUB_SUB_delivers_the_subscribed_topic_only_in_order(bool netZmqIsServer)
     {
-        using var context = SocketKit.NewContext();
+        using var context = Sockets.NewContext();
         if (netZmqIsServer)
         {
-            using var pub = new Socket(context, SocketType.Pub).WithTimeouts();
+            using var pub = Sockets.New(context, SocketType.Pub);
             using var sub = NetMq(new SubscriberSocket());
-            sub.Connect(SocketKit.BindTcp(pub));
+            sub.Connect(Endpoints.BindTcp(pub));
             sub.Subscribe("a");
             AwaitSubscription(() => pub.Send("a probe"), () => TryReceive(sub, TimeSpan.FromMilliseconds(20), out _));
             Drain(sub);
@@ -80,7 +80,7 @@ public class NetMqInteropTests
         else
         {
             using var pub = NetMq(new PublisherSocket());
-            using var sub = new Socket(context, SocketType.Sub).WithTimeouts();
+            using var sub = Sockets.New(context, SocketType.Sub);
             sub.Connect(BindNetMq(pub));
             sub.Subscribe("a");
             AwaitSubscription(() => pub.SendFrame("a probe"), () => sub.TryRecvString(out _));
@@ -104,12 +104,12 @@ public class NetMqInteropTests
     [MemberData(nameof(NetZmqIsServer))]
     public void PUSH_PULL_delivers_every_frame_in_order(bool netZmqIsServer)
     {
-        using var context = SocketKit.NewContext();
+        using var context = Sockets.NewContext();
         if (netZmqIsServer)
         {
-            using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
+            using var pull = Sockets.New(context, SocketType.Pull);
             using var push = NetMq(new PushSocket());
-            push.Connect(SocketKit.BindTcp(pull));
+            push.Connect(Endpoints.BindTcp(pull));
             for (int i = 0; i < Messages; i++)
             {
                 push.SendFrame($"frame {i}");
@@ -123,7 +123,7 @@ public class NetMqInteropTests
         else
         {
             using var pull = NetMq(new PullSocket());
-            using var push = new Socket(context, SocketType.Push).WithTimeouts();
+            using var push = Sockets.New(context, SocketType.Push);
             push.Connect(BindNetMq(pull));
             for (int i = 0; i < Messages; i++)
             {
@@ -141,31 +141,31 @@ public class NetMqInteropTests
     [MemberData(nameof(NetZmqIsServer))]
     public void DEALER_ROUTER_routes_multipart_replies_back_to_the_dealer(bool netZmqIsServer)
     {
-        using var context = SocketKit.NewContext();
+        using var context = Sockets.NewContext();
         if (netZmqIsServer)
         {
-            using var router = new Socket(context, SocketType.Router).WithTimeouts();
+            using var router = Sockets.New(context, SocketType.Router);
             using var dealer = NetMq(new DealerSocket());
             dealer.Options.Identity = "netmq-dealer"u8.ToArray();
-            dealer.Connect(SocketKit.BindTcp(router));
+            dealer.Connect(Endpoints.BindTcp(router));
             for (int i = 0; i < Messages; i++)
             {
                 dealer.SendMoreFrame("header").SendFrame($"body {i}");
                 using MultipartMessage request = router.RecvMultipart();
                 Assert.Equal(["netmq-dealer", "header", $"body {i}"], request.Select(frame => frame.ToString()));
-                SocketKit.SendStrings(router, "netmq-dealer", $"reply {i}");
+                Frames.SendStrings(router, "netmq-dealer", $"reply {i}");
                 Assert.Equal($"reply {i}", Receive(dealer));
             }
         }
         else
         {
             using var router = NetMq(new RouterSocket());
-            using var dealer = new Socket(context, SocketType.Dealer).WithTimeouts();
+            using var dealer = Sockets.New(context, SocketType.Dealer);
             dealer.SetOption(SocketOption.RoutingId, "net-zmq-dealer");
             dealer.Connect(BindNetMq(router));
             for (int i = 0; i < Messages; i++)
             {
-                SocketKit.SendStrings(dealer, "header", $"body {i}");
+                Frames.SendStrings(dealer, "header", $"body {i}");
                 List<string> request = ReceiveMultipart(router);
                 Assert.Equal(["net-zmq-dealer", "header", $"body {i}"], request);
                 router.SendMoreFrame(request[0]).SendFrame($"reply {i}");
@@ -178,16 +178,16 @@ public class NetMqInteropTests
     [MemberData(nameof(NetZmqIsServer))]
     public void CURVE_handshakes_and_encrypted_traffic_work_with_keys_made_by_either_side(bool netZmqIsServer)
     {
-        using var context = SocketKit.NewContext();
+        using var context = Sockets.NewContext();
         if (netZmqIsServer)
         {
             CurveKeyPair serverKeys = Curve.GenerateKeyPair();
-            using var server = new Socket(context, SocketType.Rep).WithTimeouts();
+            using var server = Sockets.New(context, SocketType.Rep);
             server.MakeCurveServer(serverKeys);
             using var client = NetMq(new RequestSocket());
             client.Options.CurveServerKey = serverKeys.PublicKeyBytes;
             client.Options.CurveCertificate = new NetMQCertificate();
-            client.Connect(SocketKit.BindTcp(server));
+            client.Connect(Endpoints.BindTcp(server));
             for (int i = 0; i < 100; i++)
             {
                 client.SendFrame($"secret {i}");
@@ -203,7 +203,7 @@ public class NetMqInteropTests
             using var server = NetMq(new ResponseSocket());
             server.Options.CurveServer = true;
             server.Options.CurveCertificate = serverCertificate;
-            using var client = new Socket(context, SocketType.Req).WithTimeouts();
+            using var client = Sockets.New(context, SocketType.Req);
             client.MakeCurveClient(Curve.GenerateKeyPair(), Z85.Encode(serverCertificate.PublicKey));
             client.Connect(BindNetMq(server));
             for (int i = 0; i < 100; i++)
@@ -219,15 +219,15 @@ public class NetMqInteropTests
     [Fact]
     public void A_NetMQ_CURVE_client_with_the_wrong_server_key_gets_no_message_through()
     {
-        using var context = SocketKit.NewContext();
-        using var server = new Socket(context, SocketType.Pull).WithTimeouts();
+        using var context = Sockets.NewContext();
+        using var server = Sockets.New(context, SocketType.Pull);
         server.MakeCurveServer(Curve.GenerateKeyPair());
         const SocketEvents Refused = SocketEvents.HandshakeFailedProtocol | SocketEvents.HandshakeFailedNoDetail | SocketEvents.HandshakeFailedAuth;
         using var monitor = new SocketMonitor(server, Refused);
         using var client = NetMq(new PushSocket());
         client.Options.CurveServerKey = Curve.GenerateKeyPair().PublicKeyBytes;
         client.Options.CurveCertificate = new NetMQCertificate();
-        client.Connect(SocketKit.BindTcp(server));
+        client.Connect(Endpoints.BindTcp(server));
         client.SendFrame("should not arrive");
 
         monitor.WaitFor(Refused, s_wait);

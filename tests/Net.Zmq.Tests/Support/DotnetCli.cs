@@ -1,6 +1,6 @@
 using System.Diagnostics;
 
-namespace Net.Zmq.Tests;
+namespace Net.Zmq.Tests.Support;
 
 /// <summary>Runs the dotnet CLI in a child process for tests that build throwaway projects.</summary>
 internal static class DotnetCli

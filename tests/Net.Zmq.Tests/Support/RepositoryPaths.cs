@@ -1,4 +1,4 @@
-namespace Net.Zmq.Tests;
+namespace Net.Zmq.Tests.Support;
 
 /// <summary>Locates the repository the tests were built from.</summary>
 internal static class RepositoryPaths
