@@ -4,13 +4,13 @@ using System.Globalization;
 using System.Net;
 using System.Net.Sockets;
 using System.Runtime.InteropServices;
+using Net.Zmq.Reliability.Tests.Support;
 using Net.Zmq.Soak.Scenarios;
-using Net.Zmq.Tests.Reliability.Support;
 using Net.Zmq.Tests.Support;
 using Xunit.Abstractions;
 using TcpSocket = System.Net.Sockets.Socket;
 
-namespace Net.Zmq.Tests.Reliability.Hostile;
+namespace Net.Zmq.Reliability.Tests.Hostile;
 
 /// <summary>
 /// A raw TCP peer completes a valid handshake, then sends frames that all carry the MORE flag and never a last

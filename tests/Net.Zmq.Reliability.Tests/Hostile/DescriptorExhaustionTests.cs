@@ -2,11 +2,11 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Net;
 using System.Net.Sockets;
-using Net.Zmq.Tests.Reliability.Support;
+using Net.Zmq.Reliability.Tests.Support;
 using Xunit.Abstractions;
 using TcpSocket = System.Net.Sockets.Socket;
 
-namespace Net.Zmq.Tests.Reliability.Hostile;
+namespace Net.Zmq.Reliability.Tests.Hostile;
 
 /// <summary>
 /// A ROUTER in a child process limited to 256 open files (<c>prlimit --nofile=256:256</c>) receives 1,000 raw TCP

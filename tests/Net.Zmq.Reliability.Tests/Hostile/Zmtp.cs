@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using System.Text;
 
-namespace Net.Zmq.Tests.Reliability.Hostile;
+namespace Net.Zmq.Reliability.Tests.Hostile;
 
 /// <summary>Hand-made ZMTP 3 bytes (RFC 23/37) for a raw TCP client to send: a greeting, a READY command, frame headers.</summary>
 internal static class Zmtp

@@ -1,9 +1,9 @@
 using System.Text;
-using Net.Zmq.Tests.Reliability.Support;
+using Net.Zmq.Reliability.Tests.Support;
 using Net.Zmq.Tests.Support;
 using Xunit.Abstractions;
 
-namespace Net.Zmq.Tests.Reliability.Hostile;
+namespace Net.Zmq.Reliability.Tests.Hostile;
 
 /// <summary>
 /// Random calls with random arguments (option ids and values of every kind, endpoint strings, frame sequences and

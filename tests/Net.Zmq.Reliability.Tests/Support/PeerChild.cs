@@ -2,7 +2,7 @@ using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Runtime.InteropServices;
 
-namespace Net.Zmq.Tests.Reliability.Support;
+namespace Net.Zmq.Reliability.Tests.Support;
 
 /// <summary>
 /// A peer in a child process (<c>dotnet Net.Zmq.Soak.dll peer ...</c>, see PeerProcess), optionally inside a network

@@ -1,11 +1,11 @@
 using System.Diagnostics;
 using System.Net;
 using Net.Zmq.Monitoring;
-using Net.Zmq.Tests.Reliability.Support;
+using Net.Zmq.Reliability.Tests.Support;
 using Net.Zmq.Tests.Support;
 using Xunit.Abstractions;
 
-namespace Net.Zmq.Tests.Reliability.Faults;
+namespace Net.Zmq.Reliability.Tests.Faults;
 
 /// <summary>
 /// A PUSH peer in its own network namespace streams numbered frames to a PULL socket in the test process across a

@@ -1,7 +1,7 @@
 using System.Globalization;
 using Xunit.Abstractions;
 
-namespace Net.Zmq.Tests.Reliability.Support;
+namespace Net.Zmq.Reliability.Tests.Support;
 
 /// <summary>Seeds for randomised tests: NETZMQ_TEST_SEED when set (to replay a failure), else a fresh one; always printed.</summary>
 internal static class RandomSeed

@@ -1,7 +1,7 @@
 using Net.Zmq.Security;
 using Net.Zmq.Tests.Support;
 
-namespace Net.Zmq.Tests.Reliability.Hostile;
+namespace Net.Zmq.Reliability.Tests.Hostile;
 
 /// <summary>A bound server socket under attack, with a well-behaved peer that checks it is still served.</summary>
 internal sealed class HostileTarget : IDisposable

@@ -1,8 +1,8 @@
+using Net.Zmq.Reliability.Tests.Support;
 using Net.Zmq.Soak.Scenarios;
-using Net.Zmq.Tests.Reliability.Support;
 using Xunit.Abstractions;
 
-namespace Net.Zmq.Tests.Reliability;
+namespace Net.Zmq.Reliability.Tests.Soak;
 
 /// <summary>The soak scenarios of <c>./build.sh soak</c> at a size that fits the test run.</summary>
 [Collection(AloneCollection.Name)]

@@ -1,12 +1,12 @@
 using System.Diagnostics;
 using Net.Zmq.Monitoring;
+using Net.Zmq.Reliability.Tests.Support;
 using Net.Zmq.Soak.Peers;
 using Net.Zmq.Soak.Scenarios;
-using Net.Zmq.Tests.Reliability.Support;
 using Net.Zmq.Tests.Support;
 using Xunit.Abstractions;
 
-namespace Net.Zmq.Tests.Reliability.Faults;
+namespace Net.Zmq.Reliability.Tests.Faults;
 
 /// <summary>Peers in child processes that die (SIGKILL) or freeze (SIGSTOP) mid-conversation.</summary>
 public class PeerProcessFaultTests(ITestOutputHelper output)

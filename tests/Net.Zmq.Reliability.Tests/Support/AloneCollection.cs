@@ -1,4 +1,4 @@
-namespace Net.Zmq.Tests.Reliability.Support;
+namespace Net.Zmq.Reliability.Tests.Support;
 
 /// <summary>
 /// Tests that read process-wide figures (open file descriptors, RSS, the managed heap) run in this collection,

@@ -1,10 +1,10 @@
 using System.Diagnostics;
+using Net.Zmq.Reliability.Tests.Support;
 using Net.Zmq.Soak.Scenarios;
-using Net.Zmq.Tests.Reliability.Support;
 using Net.Zmq.Tests.Support;
 using Xunit.Abstractions;
 
-namespace Net.Zmq.Tests.Reliability;
+namespace Net.Zmq.Reliability.Tests.Churn;
 
 /// <summary>
 /// Connect and Disconnect repeated on one socket: libzmq 4.3 keeps file descriptors from the cycles until the socket

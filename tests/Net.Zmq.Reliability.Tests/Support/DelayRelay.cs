@@ -3,7 +3,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Threading.Channels;
 
-namespace Net.Zmq.Tests.Reliability.Support;
+namespace Net.Zmq.Reliability.Tests.Support;
 
 /// <summary>
 /// A TCP relay that holds every chunk of bytes for <see cref="Delay"/> before passing it on, in each direction, in

@@ -1,13 +1,13 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
+using Net.Zmq.Reliability.Tests.Support;
 using Net.Zmq.Soak.Scenarios;
-using Net.Zmq.Tests.Reliability.Support;
 using Net.Zmq.Tests.Support;
 using Xunit.Abstractions;
 using TcpSocket = System.Net.Sockets.Socket;
 
-namespace Net.Zmq.Tests.Reliability.Hostile;
+namespace Net.Zmq.Reliability.Tests.Hostile;
 
 /// <summary>
 /// A raw TCP client throws bad bytes at ROUTER, PULL, SUB and CURVE-server sockets that have MaxMessageSize set:

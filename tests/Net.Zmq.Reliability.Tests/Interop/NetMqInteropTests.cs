@@ -5,7 +5,7 @@ using SocketEvents = Net.Zmq.Monitoring.SocketEvents;
 using Net.Zmq.Security;
 using Net.Zmq.Tests.Support;
 
-namespace Net.Zmq.Tests.Reliability.Interop;
+namespace Net.Zmq.Reliability.Tests.Interop;
 
 /// <summary>
 /// Net.Zmq (libzmq) talking ZMTP over loopback TCP with NetMQ, an independent pure C# implementation, in each

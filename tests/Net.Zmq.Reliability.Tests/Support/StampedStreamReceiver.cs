@@ -3,7 +3,7 @@ using System.Diagnostics;
 using Net.Zmq.Soak.Peers;
 using Net.Zmq.Soak.Scenarios;
 
-namespace Net.Zmq.Tests.Reliability.Support;
+namespace Net.Zmq.Reliability.Tests.Support;
 
 /// <summary>
 /// Receives the stamped, numbered frames of a <c>peer push</c> child on a background thread and checks them as they
