@@ -3,7 +3,7 @@ using System.Runtime.InteropServices;
 using Net.Zmq.Tests.Support;
 using Xunit.Abstractions;
 
-namespace Net.Zmq.Tests.Loading;
+namespace Net.Zmq.Tests.LibraryLoading;
 
 public class NativeLibraryLoadingTests(ITestOutputHelper output)
 {

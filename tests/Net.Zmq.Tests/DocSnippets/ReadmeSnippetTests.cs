@@ -2,7 +2,7 @@ using System.Text;
 using System.Text.RegularExpressions;
 using Net.Zmq.Tests.Support;
 
-namespace Net.Zmq.Tests.Docs;
+namespace Net.Zmq.Tests.DocSnippets;
 
 /// <summary>
 /// Every C# block of README.md compiles against the library as built and runs: the complete program (the quick

@@ -1,6 +1,6 @@
 using Net.Zmq.Tests.Support;
 
-namespace Net.Zmq.Tests.Lifetime;
+namespace Net.Zmq.Tests.LibraryLoading;
 
 public class LibraryInfoTests
 {

@@ -2,13 +2,14 @@ using System.Buffers;
 using System.Runtime.InteropServices;
 using Net.Zmq.Tests.Support;
 
-namespace Net.Zmq.Tests.Seeds;
+namespace Net.Zmq.Tests.DocSnippets;
 
 /// <summary>
-/// The code of the benchmark documents (shared/seeds 000, 001 and 002), compiled as written and checked to do what
-/// their text says. Only <c>socket.Recv(ref msg)</c> on a <c>using</c> variable is left out: C# forbids it.
+/// The code of the benchmark articles the project started from (its seed documents 000, 001 and 002, kept outside
+/// this repository): receive loops and buffer strategies, compiled as written and checked to do what their text says.
+/// Only <c>socket.Recv(ref msg)</c> on a <c>using</c> variable is left out: C# forbids it.
 /// </summary>
-public sealed class SeedSnippetTests : IDisposable
+public sealed class BenchmarkArticleSnippetTests : IDisposable
 {
     private const int MessageCount = 1_000;
     private const int Size = 64;
@@ -16,7 +17,7 @@ public sealed class SeedSnippetTests : IDisposable
     private readonly Socket _sender;
     private readonly Socket _socket;
 
-    public SeedSnippetTests()
+    public BenchmarkArticleSnippetTests()
     {
         _sender = new Socket(_context, SocketType.Push);
         _socket = new Socket(_context, SocketType.Pull);

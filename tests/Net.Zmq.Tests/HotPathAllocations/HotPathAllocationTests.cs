@@ -1,6 +1,6 @@
 using Net.Zmq.Tests.Support;
 
-namespace Net.Zmq.Tests.Performance;
+namespace Net.Zmq.Tests.HotPathAllocations;
 
 /// <summary>
 /// The hot paths allocate nothing per message: span and reused-Message sends and receives, and every

@@ -3,7 +3,7 @@ using System.Text.RegularExpressions;
 using Net.Zmq.Perf;
 using Net.Zmq.Tests.Support;
 
-namespace Net.Zmq.Tests.Perf;
+namespace Net.Zmq.Tests.Tools;
 
 /// <summary>The perf tool's thr and lat tests run both sides in this process over 127.0.0.1 with small counts.</summary>
 public sealed partial class PerfToolTests

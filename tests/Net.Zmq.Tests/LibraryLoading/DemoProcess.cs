@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using Net.Zmq.Tests.Support;
 
-namespace Net.Zmq.Tests.Loading;
+namespace Net.Zmq.Tests.LibraryLoading;
 
 /// <summary>Runs the demo program (built because the test project references it) in a child process.</summary>
 internal static class DemoProcess
