@@ -45,10 +45,8 @@ public class DraftPollingAndAsyncTests
     public async Task Async_methods_refuse_a_draft_socket_at_once_and_the_blocking_calls_still_work()
     {
         DraftSupport.RequireDraft();
-        using Context context = Sockets.NewContext();
-        using Socket server = Sockets.New(context, SocketType.Server);
-        using Socket client = Sockets.New(context, SocketType.Client);
-        client.Connect(Endpoints.BindTcp(server));
+        using var pair = ConnectedPair.Open(SocketType.Server, SocketType.Client);
+        var (server, client) = pair;
         using var message = new Message();
         using var multipart = new MultipartMessage();
 

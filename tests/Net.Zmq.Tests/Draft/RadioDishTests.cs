@@ -8,10 +8,8 @@ public class RadioDishTests
     public void Dish_receives_only_the_groups_it_joined_over_tcp_and_nothing_after_leaving()
     {
         DraftSupport.RequireDraft();
-        using Context context = Sockets.NewContext();
-        using Socket radio = Sockets.New(context, SocketType.Radio);
-        using Socket dish = Sockets.New(context, SocketType.Dish);
-        dish.Connect(Endpoints.BindTcp(radio));
+        using var pair = ConnectedPair.Open(SocketType.Radio, SocketType.Dish);
+        var (radio, dish) = pair;
         dish.Join("weather");
         dish.Join("control");
         DraftSupport.AwaitJoin(radio, dish, "weather");

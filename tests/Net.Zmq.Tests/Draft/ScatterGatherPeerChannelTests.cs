@@ -88,10 +88,8 @@ public class ScatterGatherPeerChannelTests
     public void Channel_pair_talks_both_ways_over_inproc()
     {
         DraftSupport.RequireDraft();
-        using Context context = Sockets.NewContext();
-        using Socket left = Sockets.New(context, SocketType.Channel);
-        using Socket right = Sockets.New(context, SocketType.Channel);
-        right.Connect(Endpoints.BindInproc(left));
+        using var pair = ConnectedPair.Open(SocketType.Channel, SocketType.Channel, inproc: true);
+        var (left, right) = pair;
 
         Assert.True(left.Send("ping"));
         Assert.Equal("ping", right.RecvString());

@@ -53,10 +53,8 @@ public class ServerClientTests
     public async Task Client_and_server_exchange_many_requests_from_two_threads_at_once()
     {
         DraftSupport.RequireDraft();
-        using Context context = Sockets.NewContext();
-        using Socket server = Sockets.New(context, SocketType.Server);
-        using Socket client = Sockets.New(context, SocketType.Client);
-        client.Connect(Endpoints.BindTcp(server));
+        using var pair = ConnectedPair.Open(SocketType.Server, SocketType.Client);
+        var (server, client) = pair;
         const int Requests = 200;
 
         // Draft sockets are thread-safe: one thread sends while another receives on the same client.

@@ -8,10 +8,8 @@ public class SinglePartTests
     public void SendMore_and_multipart_sends_are_refused_before_anything_is_queued_then_a_single_part_send_works()
     {
         DraftSupport.RequireDraft();
-        using Context context = Sockets.NewContext();
-        using Socket left = Sockets.New(context, SocketType.Channel);
-        using Socket right = Sockets.New(context, SocketType.Channel);
-        right.Connect(Endpoints.BindInproc(left));
+        using var pair = ConnectedPair.Open(SocketType.Channel, SocketType.Channel, inproc: true);
+        var (left, right) = pair;
 
         var sendMore = Assert.Throws<ArgumentException>(() => left.Send("first part", SendFlags.SendMore));
         Assert.Contains("single-part", sendMore.Message, StringComparison.Ordinal);

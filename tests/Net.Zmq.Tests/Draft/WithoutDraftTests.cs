@@ -38,10 +38,8 @@ public class WithoutDraftTests
     {
         DraftSupport.RequireNoDraft();
         Assert.False(Context.Has("draft"));
-        using Context context = Sockets.NewContext();
-        using Socket left = Sockets.New(context, SocketType.Pair);
-        using Socket right = Sockets.New(context, SocketType.Pair);
-        right.Connect(Endpoints.BindInproc(left));
+        using var pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (left, right) = pair;
 
         Assert.True(left.Send("still fine"));
         Assert.Equal("still fine", right.RecvString());

@@ -7,10 +7,8 @@ public class MultipartRoundTripTests
     [Fact]
     public void Three_frame_message_round_trips_with_more_set_on_all_but_the_last_frame()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
-        push.Connect(Endpoints.BindTcp(pull));
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
 
         using var outgoing = new MultipartMessage();
         outgoing.Add("header");
@@ -29,10 +27,8 @@ public class MultipartRoundTripTests
     [Fact]
     public void Sent_frames_are_left_empty_but_usable()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
-        push.Connect(Endpoints.BindInproc(pull));
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
 
         using var outgoing = new MultipartMessage();
         outgoing.Add("one");
@@ -51,10 +47,8 @@ public class MultipartRoundTripTests
     [Fact]
     public void Empty_frames_keep_their_place_in_a_multipart_message()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
-        push.Connect(Endpoints.BindTcp(pull));
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
 
         using var outgoing = new MultipartMessage();
         outgoing.AddEmpty();
@@ -72,10 +66,8 @@ public class MultipartRoundTripTests
     [Fact]
     public void Single_empty_frame_is_a_valid_multipart_message()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
-        push.Connect(Endpoints.BindInproc(pull));
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
 
         Assert.True(push.SendMultipart([Array.Empty<byte>()]));
 
@@ -88,10 +80,8 @@ public class MultipartRoundTripTests
     [Fact]
     public void Byte_array_frames_round_trip_through_the_list_overload()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
-        push.Connect(Endpoints.BindTcp(pull));
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
         byte[][] frames =
         [
             "id"u8.ToArray(),
@@ -113,10 +103,8 @@ public class MultipartRoundTripTests
     [Fact]
     public void Consecutive_multipart_messages_stay_separate()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
-        push.Connect(Endpoints.BindInproc(pull));
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
 
         for (int i = 1; i <= 5; i++)
         {

@@ -7,10 +7,8 @@ public class RecvMultipartReuseTests
     [Fact]
     public void RecvMultipart_into_reuses_the_same_message_objects_for_equal_frame_counts()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
-        push.Connect(Endpoints.BindTcp(pull));
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
         Frames.SendStrings(push, "a1", "b1", "c1");
         Frames.SendStrings(push, "a2", "b2", "c2");
 
@@ -33,10 +31,8 @@ public class RecvMultipartReuseTests
     [Fact]
     public void RecvMultipart_into_keeps_spare_frames_for_a_later_longer_message()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
-        push.Connect(Endpoints.BindInproc(pull));
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         Frames.SendStrings(push, "a", "b", "c");
         Frames.SendStrings(push, "only");
         Frames.SendStrings(push, "x", "y", "z", "w");
@@ -63,10 +59,8 @@ public class RecvMultipartReuseTests
     [Fact]
     public void RecvMultipart_into_replaces_a_frame_the_caller_disposed()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
-        push.Connect(Endpoints.BindInproc(pull));
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         Frames.SendStrings(push, "a1", "b1");
         Frames.SendStrings(push, "a2", "b2");
 
@@ -85,10 +79,8 @@ public class RecvMultipartReuseTests
     [Fact]
     public void RecvMultipart_into_with_dont_wait_on_an_empty_socket_returns_false_and_empties_the_message()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
-        push.Connect(Endpoints.BindInproc(pull));
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         Frames.SendStrings(push, "a", "b");
 
         using var poller = new Poller(1);
@@ -106,10 +98,8 @@ public class RecvMultipartReuseTests
     [Fact]
     public void Adding_after_a_shorter_receive_appends_after_the_received_frames()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
-        push.Connect(Endpoints.BindInproc(pull));
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         Frames.SendStrings(push, "a", "b", "c");
         Frames.SendStrings(push, "only");
 

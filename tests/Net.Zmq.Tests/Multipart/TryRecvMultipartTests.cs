@@ -18,10 +18,8 @@ public class TryRecvMultipartTests
     [Fact]
     public void TryRecvMultipart_returns_a_whole_waiting_message_and_then_false()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
-        push.Connect(Endpoints.BindTcp(pull));
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
         Frames.SendStrings(push, "one", "two", "three");
 
         using var poller = new Poller(1);

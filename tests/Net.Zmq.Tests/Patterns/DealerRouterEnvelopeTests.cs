@@ -72,10 +72,8 @@ public class DealerRouterEnvelopeTests
     [Fact]
     public void Router_assigns_a_routing_id_when_the_dealer_sets_none_and_accepts_it_back()
     {
-        using Context context = Sockets.NewContext();
-        using Socket router = Sockets.New(context, SocketType.Router);
-        using Socket dealer = Sockets.New(context, SocketType.Dealer);
-        dealer.Connect(Endpoints.BindTcp(router));
+        using var pair = ConnectedPair.Open(SocketType.Router, SocketType.Dealer);
+        var (router, dealer) = pair;
 
         Assert.True(dealer.Send("job", SendFlags.SendMore));
         Assert.True(dealer.Send("payload"));

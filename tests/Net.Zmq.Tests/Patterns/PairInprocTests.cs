@@ -7,10 +7,8 @@ public class PairInprocTests
     [Fact]
     public void Pair_sockets_talk_in_both_directions_over_inproc()
     {
-        using Context context = Sockets.NewContext();
-        using Socket left = Sockets.New(context, SocketType.Pair);
-        using Socket right = Sockets.New(context, SocketType.Pair);
-        right.Connect(Endpoints.BindInproc(left));
+        using var pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (left, right) = pair;
 
         for (int i = 0; i < 10; i++)
         {

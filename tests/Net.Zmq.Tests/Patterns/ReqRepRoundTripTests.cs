@@ -7,10 +7,8 @@ public class ReqRepRoundTripTests
     [Fact]
     public void Req_and_rep_complete_many_round_trips_over_tcp()
     {
-        using Context context = Sockets.NewContext();
-        using Socket server = Sockets.New(context, SocketType.Rep);
-        using Socket client = Sockets.New(context, SocketType.Req);
-        client.Connect(Endpoints.BindTcp(server));
+        using var pair = ConnectedPair.Open(SocketType.Rep, SocketType.Req);
+        var (server, client) = pair;
 
         for (int i = 0; i < 20; i++)
         {
@@ -52,10 +50,8 @@ public class ReqRepRoundTripTests
     [Fact]
     public void Req_and_rep_exchange_binary_payloads_unchanged()
     {
-        using Context context = Sockets.NewContext();
-        using Socket server = Sockets.New(context, SocketType.Rep);
-        using Socket client = Sockets.New(context, SocketType.Req);
-        client.Connect(Endpoints.BindTcp(server));
+        using var pair = ConnectedPair.Open(SocketType.Rep, SocketType.Req);
+        var (server, client) = pair;
 
         byte[] request = Enumerable.Range(0, 1000).Select(i => (byte)(i * 7)).ToArray();
         Assert.True(client.Send(request));
@@ -72,10 +68,8 @@ public class ReqRepRoundTripTests
     [InlineData(2000)]
     public void Req_and_rep_exchange_non_ascii_text_of_any_length_unchanged(int repeat)
     {
-        using Context context = Sockets.NewContext();
-        using Socket server = Sockets.New(context, SocketType.Rep);
-        using Socket client = Sockets.New(context, SocketType.Req);
-        client.Connect(Endpoints.BindTcp(server));
+        using var pair = ConnectedPair.Open(SocketType.Rep, SocketType.Req);
+        var (server, client) = pair;
         string text = string.Concat(Enumerable.Repeat("héllo wörld ✓ 🚀 ", repeat));
 
         Assert.True(client.Send(text));

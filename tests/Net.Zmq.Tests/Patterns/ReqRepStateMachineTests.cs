@@ -7,10 +7,8 @@ public class ReqRepStateMachineTests
     [Fact]
     public void Req_second_send_before_reply_throws_EFSM()
     {
-        using Context context = Sockets.NewContext();
-        using Socket server = Sockets.New(context, SocketType.Rep);
-        using Socket client = Sockets.New(context, SocketType.Req);
-        client.Connect(Endpoints.BindTcp(server));
+        using var pair = ConnectedPair.Open(SocketType.Rep, SocketType.Req);
+        var (server, client) = pair;
 
         Assert.True(client.Send("first"));
         var error = Assert.Throws<ZmqException>(() => client.Send("second"));
@@ -51,10 +49,8 @@ public class ReqRepStateMachineTests
     [Fact]
     public void Rep_second_receive_before_replying_throws_EFSM()
     {
-        using Context context = Sockets.NewContext();
-        using Socket server = Sockets.New(context, SocketType.Rep);
-        using Socket client = Sockets.New(context, SocketType.Req);
-        client.Connect(Endpoints.BindTcp(server));
+        using var pair = ConnectedPair.Open(SocketType.Rep, SocketType.Req);
+        var (server, client) = pair;
 
         Assert.True(client.Send("question"));
         Assert.Equal("question", server.RecvString());

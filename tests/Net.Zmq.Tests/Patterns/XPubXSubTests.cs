@@ -9,10 +9,8 @@ public class XPubXSubTests
     [Fact]
     public void Xpub_receives_the_subscription_frame_an_xsub_sends_and_then_publishes_to_it()
     {
-        using Context context = Sockets.NewContext();
-        using Socket publisher = Sockets.New(context, SocketType.XPub);
-        using Socket subscriber = Sockets.New(context, SocketType.XSub);
-        subscriber.Connect(Endpoints.BindTcp(publisher));
+        using var pair = ConnectedPair.Open(SocketType.XPub, SocketType.XSub);
+        var (publisher, subscriber) = pair;
 
         Assert.True(subscriber.Send(Subscription(1, "prices.")));
 

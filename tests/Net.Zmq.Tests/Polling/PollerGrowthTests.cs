@@ -51,10 +51,8 @@ public class PollerGrowthTests
     [Fact]
     public void Poller_with_zero_capacity_still_accepts_entries()
     {
-        using Context context = Sockets.NewContext();
-        using Socket left = Sockets.New(context, SocketType.Pair);
-        using Socket right = Sockets.New(context, SocketType.Pair);
-        right.Connect(Endpoints.BindInproc(left));
+        using var pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (left, right) = pair;
         using var poller = new Poller(0);
 
         int leftIndex = poller.Add(left, PollEvents.In);

@@ -63,10 +63,8 @@ public class PollerRawSocketTests
     [Fact]
     public void Zmq_sockets_and_os_sockets_are_polled_together()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
-        push.Connect(Endpoints.BindInproc(pull));
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         using NetSocket udp = BoundUdp();
         using NetSocket sender = BoundUdp();
         using var poller = new Poller();

@@ -62,10 +62,8 @@ public class PollerReadableIndexTests
     [Fact]
     public void Poller_stays_readable_until_every_waiting_message_is_taken()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
-        push.Connect(Endpoints.BindInproc(pull));
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         using var poller = new Poller();
         int index = poller.Add(pull, PollEvents.In);
 
@@ -88,10 +86,8 @@ public class PollerReadableIndexTests
     [Fact]
     public void Poll_with_a_timeout_wakes_when_a_message_arrives_from_another_thread()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
-        push.Connect(Endpoints.BindTcp(pull));
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
         using var poller = new Poller(1);
         int index = poller.Add(pull, PollEvents.In);
         Assert.Equal(0, poller.Poll(0));

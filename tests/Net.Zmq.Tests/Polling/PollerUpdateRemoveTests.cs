@@ -7,10 +7,8 @@ public class PollerUpdateRemoveTests
     [Fact]
     public void Update_changes_which_events_are_reported_for_an_entry()
     {
-        using Context context = Sockets.NewContext();
-        using Socket left = Sockets.New(context, SocketType.Pair);
-        using Socket right = Sockets.New(context, SocketType.Pair);
-        right.Connect(Endpoints.BindInproc(left));
+        using var pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (left, right) = pair;
         Assert.True(right.Send("waiting"));
         using var poller = new Poller();
         int index = poller.Add(left, PollEvents.In);

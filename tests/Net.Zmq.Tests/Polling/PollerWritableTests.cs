@@ -7,10 +7,8 @@ public class PollerWritableTests
     [Fact]
     public void Connected_dealer_is_writable_and_not_readable()
     {
-        using Context context = Sockets.NewContext();
-        using Socket router = Sockets.New(context, SocketType.Router);
-        using Socket dealer = Sockets.New(context, SocketType.Dealer);
-        dealer.Connect(Endpoints.BindTcp(router));
+        using var pair = ConnectedPair.Open(SocketType.Router, SocketType.Dealer);
+        var (router, dealer) = pair;
         using var poller = new Poller();
         int index = poller.Add(dealer, PollEvents.In | PollEvents.Out);
 
@@ -61,10 +59,8 @@ public class PollerWritableTests
     [Fact]
     public void Readable_and_writable_are_reported_together_for_a_pair_with_a_waiting_message()
     {
-        using Context context = Sockets.NewContext();
-        using Socket left = Sockets.New(context, SocketType.Pair);
-        using Socket right = Sockets.New(context, SocketType.Pair);
-        right.Connect(Endpoints.BindInproc(left));
+        using var pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (left, right) = pair;
         Assert.True(right.Send("hello"));
         using var poller = new Poller();
         int index = poller.Add(left, PollEvents.In | PollEvents.Out);

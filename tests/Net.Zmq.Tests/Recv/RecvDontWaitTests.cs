@@ -49,10 +49,8 @@ public class RecvDontWaitTests
     [Fact]
     public void Non_blocking_receive_returns_a_frame_that_is_waiting()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
-        push.Connect(Endpoints.BindInproc(pull));
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         Assert.True(push.Send("ready"));
 
         // Wait for the frame with a poll, then take it without blocking.

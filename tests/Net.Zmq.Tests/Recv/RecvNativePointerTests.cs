@@ -9,10 +9,8 @@ public class RecvNativePointerTests
     public unsafe void Frame_sent_from_and_received_into_native_memory_round_trips()
     {
         const int Size = 4096;
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
-        push.Connect(Endpoints.BindTcp(pull));
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
 
         byte* source = (byte*)NativeMemory.Alloc(Size);
         byte* target = (byte*)NativeMemory.Alloc(Size);
@@ -38,10 +36,8 @@ public class RecvNativePointerTests
     [Fact]
     public unsafe void Recv_into_a_small_native_buffer_reports_the_full_size_and_writes_only_the_buffer()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
-        push.Connect(Endpoints.BindInproc(pull));
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         byte[] frame = Enumerable.Range(0, 100).Select(i => (byte)(i + 1)).ToArray();
         Assert.True(push.Send(frame));
 
@@ -63,10 +59,8 @@ public class RecvNativePointerTests
     [Fact]
     public void Recv_into_a_null_pointer_with_zero_size_reports_the_frame_size()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
-        push.Connect(Endpoints.BindInproc(pull));
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         Assert.True(push.Send("discarded"));
 
         Assert.Equal(9, pull.Recv(0, 0));
