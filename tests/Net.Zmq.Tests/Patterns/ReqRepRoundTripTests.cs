@@ -58,7 +58,7 @@ public class ReqRepRoundTripTests
         byte[] received = server.RecvBytes();
         Assert.Equal(request, received);
 
-        byte[] reply = received.Reverse().ToArray();
+        byte[] reply = Enumerable.Reverse(received).ToArray();
         Assert.True(server.Send(reply));
         Assert.Equal(reply, client.RecvBytes());
     }
