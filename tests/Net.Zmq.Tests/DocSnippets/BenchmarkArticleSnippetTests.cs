@@ -13,25 +13,13 @@ public sealed class BenchmarkArticleSnippetTests : IDisposable
 {
     private const int MessageCount = 1_000;
     private const int Size = 64;
-    private readonly Context _context = new();
+    private readonly ConnectedPair _pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
     private readonly Socket _sender;
     private readonly Socket _socket;
 
-    public BenchmarkArticleSnippetTests()
-    {
-        _sender = new Socket(_context, SocketType.Push);
-        _socket = new Socket(_context, SocketType.Pull);
-        _socket.SetOption(SocketOption.ReceiveTimeout, 5000);
-        _socket.Bind("tcp://127.0.0.1:*");
-        _sender.Connect(_socket.LastEndpoint);
-    }
+    public BenchmarkArticleSnippetTests() => (_socket, _sender) = _pair;
 
-    public void Dispose()
-    {
-        _sender.Dispose();
-        _socket.Dispose();
-        _context.Dispose();
-    }
+    public void Dispose() => _pair.Dispose();
 
     [Fact]
     public void PureBlocking_loop_receives_every_message()

@@ -9,25 +9,13 @@ namespace Net.Zmq.Tests.HotPathAllocations;
 public sealed class HotPathAllocationTests : IDisposable
 {
     private const int Iterations = 10_000;
-    private readonly Context _context = new();
+    private readonly ConnectedPair _pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
     private readonly Socket _push;
     private readonly Socket _pull;
 
-    public HotPathAllocationTests()
-    {
-        _push = new Socket(_context, SocketType.Push);
-        _pull = new Socket(_context, SocketType.Pull);
-        _pull.SetOption(SocketOption.ReceiveTimeout, 5000);
-        _pull.Bind($"inproc://alloc-{Guid.NewGuid():N}");
-        _push.Connect(_pull.LastEndpoint);
-    }
+    public HotPathAllocationTests() => (_pull, _push) = _pair;
 
-    public void Dispose()
-    {
-        _push.Dispose();
-        _pull.Dispose();
-        _context.Dispose();
-    }
+    public void Dispose() => _pair.Dispose();
 
     [Fact]
     public void Span_send_and_receive_allocate_nothing()
