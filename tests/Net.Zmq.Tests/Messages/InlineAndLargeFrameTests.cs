@@ -72,12 +72,8 @@ public class InlineAndLargeFrameTests
     public void Sized_message_filled_through_Data_arrives_intact_over_inproc(int size)
     {
         byte[] source = Pattern(size, seed: 3);
-        using var context = new Context();
-        using var push = Sockets.New(context, SocketType.Push);
-        using var pull = Sockets.New(context, SocketType.Pull);
-        string endpoint = Endpoints.NewInproc();
-        pull.Bind(endpoint);
-        push.Connect(endpoint);
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
 
         using (var outgoing = new Message(size))
         {

@@ -18,12 +18,8 @@ public class MessageDisposeTests
     [Fact]
     public void Dispose_after_send_is_harmless()
     {
-        using var context = new Context();
-        using var push = Sockets.New(context, SocketType.Push);
-        using var pull = Sockets.New(context, SocketType.Pull);
-        string endpoint = Endpoints.NewInproc();
-        pull.Bind(endpoint);
-        push.Connect(endpoint);
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         var message = new Message(new byte[1000]);
         push.Send(message);
 

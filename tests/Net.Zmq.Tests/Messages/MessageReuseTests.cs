@@ -30,12 +30,8 @@ public class MessageReuseTests
     [Fact]
     public void Received_message_can_be_sent_on_and_then_receive_again()
     {
-        using var context = new Context();
-        using var first = Sockets.New(context, SocketType.Pair);
-        using var second = Sockets.New(context, SocketType.Pair);
-        string endpoint = Endpoints.NewInproc();
-        first.Bind(endpoint);
-        second.Connect(endpoint);
+        using var pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (first, second) = pair;
         using var message = new Message();
 
         first.Send("one");
@@ -52,12 +48,8 @@ public class MessageReuseTests
     [Fact]
     public void More_tells_which_received_frames_have_followers()
     {
-        using var context = new Context();
-        using var first = Sockets.New(context, SocketType.Pair);
-        using var second = Sockets.New(context, SocketType.Pair);
-        string endpoint = Endpoints.NewInproc();
-        first.Bind(endpoint);
-        second.Connect(endpoint);
+        using var pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (first, second) = pair;
         first.Send("a", SendFlags.SendMore);
         first.Send("b", SendFlags.SendMore);
         first.Send("c");

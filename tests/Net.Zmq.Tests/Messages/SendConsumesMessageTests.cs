@@ -9,12 +9,8 @@ public class SendConsumesMessageTests
     [InlineData("a frame long enough that libzmq keeps it outside the zmq_msg_t structure")]
     public void Send_leaves_the_message_empty_but_not_disposed(string text)
     {
-        using var context = new Context();
-        using var push = Sockets.New(context, SocketType.Push);
-        using var pull = Sockets.New(context, SocketType.Pull);
-        string endpoint = Endpoints.NewInproc();
-        pull.Bind(endpoint);
-        push.Connect(endpoint);
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         using var message = new Message(text);
 
         Assert.True(push.Send(message));
@@ -28,12 +24,8 @@ public class SendConsumesMessageTests
     [Fact]
     public void Sent_message_can_be_reused_to_receive()
     {
-        using var context = new Context();
-        using var left = Sockets.New(context, SocketType.Pair);
-        using var right = Sockets.New(context, SocketType.Pair);
-        string endpoint = Endpoints.NewInproc();
-        left.Bind(endpoint);
-        right.Connect(endpoint);
+        using var pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (left, right) = pair;
         using var message = new Message("request");
 
         left.Send(message);

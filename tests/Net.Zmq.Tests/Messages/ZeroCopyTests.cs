@@ -60,12 +60,8 @@ public unsafe class ZeroCopyTests
     [Fact]
     public void Content_sent_over_inproc_is_delivered_without_a_copy_and_freed_when_the_receiver_lets_go()
     {
-        using var context = new Context();
-        using var push = Sockets.New(context, SocketType.Push);
-        using var pull = Sockets.New(context, SocketType.Pull);
-        string endpoint = Endpoints.NewInproc();
-        pull.Bind(endpoint);
-        push.Connect(endpoint);
+        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         using var tracker = new FreeTracker(InlineAndLargeFrameTests.Pattern(4096, seed: 9));
         using (var message = new Message(tracker.Data, 4096, tracker.Free))
         {
@@ -117,12 +113,8 @@ public unsafe class ZeroCopyTests
     [Fact]
     public void Receiving_into_a_message_releases_the_content_it_held()
     {
-        using var context = new Context();
-        using var left = Sockets.New(context, SocketType.Pair);
-        using var right = Sockets.New(context, SocketType.Pair);
-        string endpoint = Endpoints.NewInproc();
-        left.Bind(endpoint);
-        right.Connect(endpoint);
+        using var pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (left, right) = pair;
         using var tracker = new FreeTracker(new byte[256]);
         using var message = new Message(tracker.Data, 256, tracker.Free);
         right.Send("incoming");

@@ -158,12 +158,8 @@ public class ReadOnlyOptionTests
     [Fact]
     public void ReceiveMore_is_true_between_the_frames_of_a_multipart_message()
     {
-        using var context = new Context();
-        using var left = Sockets.New(context, SocketType.Pair);
-        using var right = Sockets.New(context, SocketType.Pair);
-        string endpoint = Endpoints.NewInproc();
-        left.Bind(endpoint);
-        right.Connect(endpoint);
+        using var pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (left, right) = pair;
         Assert.False(left.GetOption<bool>(SocketOption.ReceiveMore));
 
         right.Send("first", SendFlags.SendMore);

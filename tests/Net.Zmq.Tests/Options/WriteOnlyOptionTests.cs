@@ -48,12 +48,8 @@ public class WriteOnlyOptionTests
     [Fact]
     public void Subscribe_and_Unsubscribe_reach_the_publisher_as_subscription_frames()
     {
-        using var context = new Context();
-        using var publisher = Sockets.New(context, SocketType.XPub);
-        using var subscriber = Sockets.New(context, SocketType.Sub);
-        string endpoint = Endpoints.NewInproc();
-        publisher.Bind(endpoint);
-        subscriber.Connect(endpoint);
+        using var pair = ConnectedPair.Open(SocketType.XPub, SocketType.Sub, inproc: true);
+        var (publisher, subscriber) = pair;
 
         subscriber.SetOption(SocketOption.Subscribe, "news"u8);
         Assert.Equal("\u0001news"u8.ToArray(), publisher.RecvBytes());
@@ -65,12 +61,8 @@ public class WriteOnlyOptionTests
     [Fact]
     public void Subscribe_lets_only_matching_messages_through()
     {
-        using var context = new Context();
-        using var publisher = Sockets.New(context, SocketType.XPub);
-        using var subscriber = Sockets.New(context, SocketType.Sub);
-        string endpoint = Endpoints.NewInproc();
-        publisher.Bind(endpoint);
-        subscriber.Connect(endpoint);
+        using var pair = ConnectedPair.Open(SocketType.XPub, SocketType.Sub, inproc: true);
+        var (publisher, subscriber) = pair;
         subscriber.Subscribe("keep");
         publisher.RecvBytes(); // the subscription has arrived: what follows is filtered by it
 

@@ -9,13 +9,11 @@ public class PubSubPrefixTopicTests
     [Fact]
     public void Subscriber_gets_only_messages_whose_prefix_it_subscribed_to()
     {
-        using Context context = Sockets.NewContext();
-        using Socket publisher = Sockets.New(context, SocketType.Pub);
-        using Socket subscriber = Sockets.New(context, SocketType.Sub);
+        using var pair = ConnectedPair.Open(SocketType.Pub, SocketType.Sub);
+        var (publisher, subscriber) = pair;
         subscriber.Subscribe("weather.");
         subscriber.Subscribe("news.");
         subscriber.Subscribe(Probe);
-        subscriber.Connect(Endpoints.BindTcp(publisher));
         Connections.AwaitSubscription(publisher, subscriber, Probe);
 
         string[] published =
@@ -45,12 +43,10 @@ public class PubSubPrefixTopicTests
     [Fact]
     public void Subscriber_matches_binary_prefixes_byte_for_byte()
     {
-        using Context context = Sockets.NewContext();
-        using Socket publisher = Sockets.New(context, SocketType.Pub);
-        using Socket subscriber = Sockets.New(context, SocketType.Sub);
+        using var pair = ConnectedPair.Open(SocketType.Pub, SocketType.Sub);
+        var (publisher, subscriber) = pair;
         subscriber.Subscribe([0x00, 0xFF]);
         subscriber.Subscribe(Probe);
-        subscriber.Connect(Endpoints.BindTcp(publisher));
         Connections.AwaitSubscription(publisher, subscriber, Probe);
 
         Assert.True(publisher.Send([0x00, 0xFE, 1]));
@@ -65,13 +61,11 @@ public class PubSubPrefixTopicTests
     [Fact]
     public void Unsubscribe_stops_delivery_of_that_prefix_only()
     {
-        using Context context = Sockets.NewContext();
-        using Socket publisher = Sockets.New(context, SocketType.Pub);
-        using Socket subscriber = Sockets.New(context, SocketType.Sub);
+        using var pair = ConnectedPair.Open(SocketType.Pub, SocketType.Sub);
+        var (publisher, subscriber) = pair;
         subscriber.Subscribe("weather.");
         subscriber.Subscribe("news.");
         subscriber.Subscribe(Probe);
-        subscriber.Connect(Endpoints.BindTcp(publisher));
         Connections.AwaitSubscription(publisher, subscriber, Probe);
 
         Assert.True(publisher.Send("news.before"));
@@ -91,11 +85,9 @@ public class PubSubPrefixTopicTests
     [Fact]
     public void Subscriber_with_an_empty_prefix_gets_every_message()
     {
-        using Context context = Sockets.NewContext();
-        using Socket publisher = Sockets.New(context, SocketType.Pub);
-        using Socket subscriber = Sockets.New(context, SocketType.Sub);
+        using var pair = ConnectedPair.Open(SocketType.Pub, SocketType.Sub);
+        var (publisher, subscriber) = pair;
         subscriber.Subscribe("");
-        subscriber.Connect(Endpoints.BindTcp(publisher));
         Connections.AwaitSubscription(publisher, subscriber, Probe);
 
         Assert.True(publisher.Send("alpha"));

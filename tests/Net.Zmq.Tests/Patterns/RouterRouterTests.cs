@@ -7,13 +7,8 @@ public class RouterRouterTests
     [Fact]
     public void Routers_with_explicit_routing_ids_address_each_other_by_those_ids()
     {
-        using Context context = Sockets.NewContext();
-        using Socket server = Sockets.New(context, SocketType.Router);
-        using Socket client = Sockets.New(context, SocketType.Router);
-        server.SetOption(SocketOption.RoutingId, "server");
-        client.SetOption(SocketOption.RoutingId, "client");
-        client.SetOption(SocketOption.ProbeRouter, true);
-        client.Connect(Endpoints.BindTcp(server));
+        using var pair = OpenRouters(mandatory: false);
+        var (server, client) = pair;
 
         (byte[] clientId, byte[] serverId) = Connections.CompleteRouterHandshake(server, client);
         Assert.Equal("client"u8.ToArray(), clientId);
@@ -29,15 +24,8 @@ public class RouterRouterTests
     [Fact]
     public void Router_mandatory_send_to_an_unknown_routing_id_throws_EHOSTUNREACH()
     {
-        using Context context = Sockets.NewContext();
-        using Socket server = Sockets.New(context, SocketType.Router);
-        using Socket client = Sockets.New(context, SocketType.Router);
-        server.SetOption(SocketOption.RoutingId, "server");
-        client.SetOption(SocketOption.RoutingId, "client");
-        client.SetOption(SocketOption.ProbeRouter, true);
-        client.SetOption(SocketOption.RouterMandatory, true);
-        server.SetOption(SocketOption.RouterMandatory, true);
-        client.Connect(Endpoints.BindTcp(server));
+        using var pair = OpenRouters(mandatory: true);
+        var (server, client) = pair;
         Connections.CompleteRouterHandshake(server, client);
 
         var fromClient = Assert.Throws<ZmqException>(() => client.Send("nobody", SendFlags.SendMore));
@@ -54,13 +42,8 @@ public class RouterRouterTests
     [Fact]
     public void Router_without_mandatory_silently_drops_a_message_to_an_unknown_routing_id()
     {
-        using Context context = Sockets.NewContext();
-        using Socket server = Sockets.New(context, SocketType.Router);
-        using Socket client = Sockets.New(context, SocketType.Router);
-        server.SetOption(SocketOption.RoutingId, "server");
-        client.SetOption(SocketOption.ProbeRouter, true);
-        client.SetOption(SocketOption.RoutingId, "client");
-        client.Connect(Endpoints.BindTcp(server));
+        using var pair = OpenRouters(mandatory: false);
+        var (server, client) = pair;
         Connections.CompleteRouterHandshake(server, client);
 
         Assert.True(client.Send("nobody", SendFlags.SendMore));
@@ -70,4 +53,21 @@ public class RouterRouterTests
         Assert.Equal(["client", "delivered"], Frames.RecvStrings(server));
         Frames.AssertNothingWaiting(server);
     }
+
+    /// <summary>
+    /// A ROUTER "server" and a ROUTER "client" that probes it on connecting (ProbeRouter), both with
+    /// <paramref name="mandatory"/> RouterMandatory.
+    /// </summary>
+    private static ConnectedPair OpenRouters(bool mandatory) =>
+        ConnectedPair.Open(SocketType.Router, SocketType.Router, beforeConnect: (server, client) =>
+        {
+            server.SetOption(SocketOption.RoutingId, "server");
+            client.SetOption(SocketOption.RoutingId, "client");
+            client.SetOption(SocketOption.ProbeRouter, true);
+            if (mandatory)
+            {
+                client.SetOption(SocketOption.RouterMandatory, true);
+                server.SetOption(SocketOption.RouterMandatory, true);
+            }
+        });
 }

@@ -34,13 +34,16 @@ internal sealed class ConnectedPair : IDisposable
 
     /// <summary>
     /// Binds a <paramref name="binderType"/> socket over loopback tcp (or, with <paramref name="inproc"/>, a fresh inproc
-    /// name) and connects a <paramref name="connectorType"/> socket to it.
+    /// name) and connects a <paramref name="connectorType"/> socket to it. <paramref name="beforeConnect"/> gets the
+    /// binder and the connector first, for the options that only count when set before connecting (a routing id,
+    /// ProbeRouter, a high water mark).
     /// </summary>
-    public static ConnectedPair Open(SocketType binderType, SocketType connectorType, bool inproc = false)
+    public static ConnectedPair Open(SocketType binderType, SocketType connectorType, bool inproc = false, Action<Socket, Socket>? beforeConnect = null)
     {
         Context context = Sockets.NewContext();
         Socket binder = Sockets.New(context, binderType);
         Socket connector = Sockets.New(context, connectorType);
+        beforeConnect?.Invoke(binder, connector);
         string endpoint = inproc ? Endpoints.BindInproc(binder) : Endpoints.BindTcp(binder);
         connector.Connect(endpoint);
         return new ConnectedPair(context, binder, connector, endpoint);
