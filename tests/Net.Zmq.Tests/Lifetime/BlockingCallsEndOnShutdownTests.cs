@@ -32,7 +32,7 @@ public class BlockingCallsEndOnShutdownTests
         using var pull = Sockets.New(context, SocketType.Pull);
         pull.Bind(Endpoints.NewInproc());
 
-        Task receive = StartBlocked(() => s_blockingCalls[call](pull));
+        Task receive = Waits.StartBlocked(() => s_blockingCalls[call](pull));
         context.Shutdown();
 
         Assert.True(await Waits.FinishesAsync(receive), "the blocking call did not end after Shutdown");
@@ -47,7 +47,7 @@ public class BlockingCallsEndOnShutdownTests
         using var pull = Sockets.New(context, SocketType.Pull);
         pull.Bind(Endpoints.NewInproc());
 
-        Task receive = StartBlocked(() => pull.RecvBytes());
+        Task receive = Waits.StartBlocked(() => pull.RecvBytes());
         context.Dispose();
 
         Assert.True(await Waits.FinishesAsync(receive), "the blocking call did not end after Dispose");
@@ -60,7 +60,7 @@ public class BlockingCallsEndOnShutdownTests
         using var context = new Context();
         using var push = Sockets.New(context, SocketType.Push); // no peer: a send blocks
 
-        Task send = StartBlocked(() => push.Send("stuck"));
+        Task send = Waits.StartBlocked(() => push.Send("stuck"));
         context.Shutdown();
 
         Assert.True(await Waits.FinishesAsync(send), "the blocking send did not end after Shutdown");
@@ -90,18 +90,5 @@ public class BlockingCallsEndOnShutdownTests
         context.Shutdown();
 
         Assert.Throws<ContextTerminatedException>(() => new Socket(context, SocketType.Pair));
-    }
-
-    /// <summary>Starts <paramref name="call"/> on its own thread and returns once that thread is about to block in it.</summary>
-    private static Task StartBlocked(Action call)
-    {
-        using var started = new ManualResetEventSlim();
-        Task task = Waits.Run(() =>
-        {
-            started.Set();
-            call();
-        });
-        Assert.True(started.Wait(Timeouts.Wait));
-        return task;
     }
 }

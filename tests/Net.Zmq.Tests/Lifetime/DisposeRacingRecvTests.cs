@@ -16,13 +16,7 @@ public class DisposeRacingRecvTests
             using var context = new Context();
             var pull = Sockets.New(context, SocketType.Pull);
             pull.Bind(Endpoints.NewInproc());
-            using var started = new ManualResetEventSlim();
-            Task receive = Waits.Run(() =>
-            {
-                started.Set();
-                pull.Recv(new byte[16]);
-            });
-            Assert.True(started.Wait(Timeouts.Wait));
+            Task receive = Waits.StartBlocked(() => pull.Recv(new byte[16]));
 
             pull.Dispose();
             context.Shutdown();
@@ -50,13 +44,7 @@ public class DisposeRacingRecvTests
         string endpoint = Endpoints.NewInproc();
         var pull = Sockets.New(context, SocketType.Pull);
         pull.Bind(endpoint);
-        using var started = new ManualResetEventSlim();
-        Task<string> receive = Waits.Run(() =>
-        {
-            started.Set();
-            return pull.RecvString();
-        });
-        Assert.True(started.Wait(Timeouts.Wait));
+        Task<string> receive = Waits.StartBlocked(() => pull.RecvString());
 
         pull.Dispose();
         using (var push = new Socket(context, SocketType.Push))

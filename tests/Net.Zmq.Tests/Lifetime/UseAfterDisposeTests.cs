@@ -181,13 +181,7 @@ public class UseAfterDisposeTests
         using var context = new Context();
         var pull = Sockets.New(context, SocketType.Pull);
         pull.Bind(Endpoints.NewInproc());
-        using var started = new ManualResetEventSlim();
-        Task receive = Waits.Run(() =>
-        {
-            started.Set();
-            pull.RecvBytes();
-        });
-        Assert.True(started.Wait(Timeouts.Wait));
+        Task receive = Waits.StartBlocked(() => pull.RecvBytes());
 
         pull.Dispose();
         bool reportedDisposed = pull.IsDisposed;

@@ -12,6 +12,29 @@ internal static class Waits
         Task.Factory.StartNew(function, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
 
     /// <summary>
+    /// Starts a blocking <paramref name="call"/> on a dedicated thread and returns once that thread is about to make it
+    /// (it may not be inside libzmq yet: a test that needs it to be in flight checks that itself).
+    /// </summary>
+    public static Task StartBlocked(Action call) => StartBlocked(() =>
+    {
+        call();
+        return true;
+    });
+
+    /// <summary><see cref="StartBlocked(Action)"/> for a call that returns a value.</summary>
+    public static Task<T> StartBlocked<T>(Func<T> call)
+    {
+        using var started = new ManualResetEventSlim();
+        Task<T> task = Run(() =>
+        {
+            started.Set();
+            return call();
+        });
+        Assert.True(started.Wait(Timeouts.Wait), "the thread for the blocking call did not start");
+        return task;
+    }
+
+    /// <summary>
     /// Waits for <paramref name="task"/> for at most <paramref name="timeout"/> (default <see cref="Timeouts.Wait"/>);
     /// true when it finished (successfully or not) in time.
     /// </summary>
