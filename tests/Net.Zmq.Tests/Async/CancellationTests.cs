@@ -14,7 +14,7 @@ public sealed class CancellationTests(ITestOutputHelper output)
     [Fact]
     public async Task Cancelling_a_parked_receive_completes_it_within_50_ms_and_the_next_receive_gets_the_next_message()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
         using var message = new Message();
         var latencies = new List<TimeSpan>();
@@ -39,11 +39,9 @@ public sealed class CancellationTests(ITestOutputHelper output)
     [Fact]
     public async Task Cancelling_a_parked_send_completes_it_within_50_ms_queues_nothing_and_the_next_send_is_delivered()
     {
-        using Context context = Sockets.NewContext();
-        using var push = new Socket(context, SocketType.Push);
-        using var pull = Sockets.New(context, SocketType.Pull);
+        using var pair = SocketPair.OpenUnconnected(SocketType.Push, SocketType.Pull);
+        var (push, pull) = pair;
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
-        push.Bind(Endpoints.EphemeralTcp);
         var latencies = new List<TimeSpan>();
         await Task.Run(async () =>
         {
@@ -56,7 +54,7 @@ public sealed class CancellationTests(ITestOutputHelper output)
             }
         });
 
-        pull.Connect(push.LastEndpoint);
+        pair.Connect();
         await push.SendAsync("delivered", timeout.Token);
         Assert.Equal("delivered", pull.RecvString());
         Frames.AssertNothingWaiting(pull);
@@ -66,7 +64,7 @@ public sealed class CancellationTests(ITestOutputHelper output)
     [Fact]
     public async Task An_already_cancelled_token_completes_the_call_at_once_and_consumes_nothing()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
         pair.Connector.Send("kept");
         ValueTask<int> received = pair.Binder.RecvAsync(new byte[8], new CancellationToken(canceled: true));

@@ -11,18 +11,16 @@ public sealed class MessageDisposedWhileWaitingTests
     [Fact]
     public async Task A_message_disposed_while_its_send_waits_fails_the_send_and_sends_nothing()
     {
-        using Context context = Sockets.NewContext();
-        using var push = new Socket(context, SocketType.Push);
-        using var pull = Sockets.New(context, SocketType.Pull);
+        using var pair = SocketPair.OpenUnconnected(SocketType.Push, SocketType.Pull);
+        var (push, pull) = pair;
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
-        push.Bind(Endpoints.EphemeralTcp);
 
         var message = new Message("disposed while waiting"u8);
         Task sent = push.SendAsync(message, timeout.Token).AsTask();
         Assert.False(sent.IsCompleted);
         message.Dispose();
 
-        pull.Connect(push.LastEndpoint);
+        pair.Connect();
         Assert.True(await Waits.FinishesAsync(sent), "the send of a disposed message never completed");
         await Assert.ThrowsAsync<ObjectDisposedException>(() => sent);
 
@@ -35,11 +33,9 @@ public sealed class MessageDisposedWhileWaitingTests
     [Fact]
     public async Task A_multipart_message_disposed_while_its_send_waits_fails_the_send_and_sends_nothing()
     {
-        using Context context = Sockets.NewContext();
-        using var dealer = new Socket(context, SocketType.Dealer);
-        using var router = Sockets.New(context, SocketType.Router);
+        using var pair = SocketPair.OpenUnconnected(SocketType.Dealer, SocketType.Router);
+        var (dealer, router) = pair;
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
-        dealer.Bind(Endpoints.EphemeralTcp);
 
         var message = new MultipartMessage();
         message.Add("a");
@@ -48,7 +44,7 @@ public sealed class MessageDisposedWhileWaitingTests
         Assert.False(sent.IsCompleted);
         message.Dispose();
 
-        router.Connect(dealer.LastEndpoint);
+        pair.Connect();
         Assert.True(await Waits.FinishesAsync(sent), "the send of a disposed multipart message never completed");
         await Assert.ThrowsAsync<ObjectDisposedException>(() => sent);
 
@@ -61,7 +57,7 @@ public sealed class MessageDisposedWhileWaitingTests
     [Fact]
     public async Task A_message_disposed_while_a_receive_into_it_waits_fails_the_receive_and_consumes_nothing()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
         var message = new Message();
         Task received = pair.Binder.RecvAsync(message, timeout.Token).AsTask();

@@ -8,7 +8,7 @@ public sealed class OnePendingOperationTests
     [Fact]
     public async Task A_second_concurrent_receive_throws_and_the_first_still_gets_its_frame()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
         using var message = new Message();
         var buffer = new byte[8];
@@ -30,11 +30,9 @@ public sealed class OnePendingOperationTests
     [Fact]
     public async Task A_second_concurrent_send_throws_and_the_first_is_still_delivered_alone()
     {
-        using Context context = Sockets.NewContext();
-        using var push = new Socket(context, SocketType.Push);
-        using var pull = Sockets.New(context, SocketType.Pull);
+        using var pair = SocketPair.OpenUnconnected(SocketType.Push, SocketType.Pull);
+        var (push, pull) = pair;
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
-        push.Bind(Endpoints.EphemeralTcp);
 
         ValueTask first = push.SendAsync("first", timeout.Token);
         Assert.False(first.IsCompleted);
@@ -45,7 +43,7 @@ public sealed class OnePendingOperationTests
         Assert.Throws<InvalidOperationException>(() => { _ = push.SendMultipartAsync(multipart, timeout.Token); });
         Assert.Equal("third", multipart[0].ToString());
 
-        pull.Connect(push.LastEndpoint);
+        pair.Connect();
         await first;
         Assert.Equal("first", pull.RecvString());
         Frames.AssertNothingWaiting(pull);
@@ -54,7 +52,7 @@ public sealed class OnePendingOperationTests
     [Fact]
     public async Task A_pending_receive_does_not_stop_a_send_on_the_same_socket()
     {
-        using var pair = ConnectedPair.Open(SocketType.Dealer, SocketType.Dealer);
+        using var pair = SocketPair.Open(SocketType.Dealer, SocketType.Dealer);
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
         ValueTask<string> received = pair.Connector.RecvStringAsync(timeout.Token);
         await pair.Connector.SendAsync("ping", timeout.Token);

@@ -8,16 +8,14 @@ public sealed class ParkedSendTests
     [Fact]
     public async Task A_push_without_a_peer_parks_its_send_until_a_peer_connects()
     {
-        using Context context = Sockets.NewContext();
-        using var push = new Socket(context, SocketType.Push);
-        using var pull = Sockets.New(context, SocketType.Pull);
+        using var pair = SocketPair.OpenUnconnected(SocketType.Push, SocketType.Pull);
+        var (push, pull) = pair;
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
-        push.Bind(Endpoints.EphemeralTcp);
 
         ValueTask sent = push.SendAsync("waited for a peer", timeout.Token);
         Assert.False(sent.IsCompleted);
 
-        pull.Connect(push.LastEndpoint);
+        pair.Connect();
         Assert.True(await Waits.FinishesAsync(sent.AsTask()), "the send never completed after the peer connected");
         Assert.Equal("waited for a peer", pull.RecvString());
     }
@@ -57,20 +55,18 @@ public sealed class ParkedSendTests
     [Fact]
     public async Task A_multipart_send_parked_without_a_peer_arrives_whole()
     {
-        using Context context = Sockets.NewContext();
-        using var dealer = new Socket(context, SocketType.Dealer);
-        using var router = Sockets.New(context, SocketType.Router);
+        using var pair = SocketPair.OpenUnconnected(SocketType.Dealer, SocketType.Router);
+        var (dealer, router) = pair;
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
         using var message = new MultipartMessage();
         message.Add("a");
         message.Add("b");
         message.Add("c");
-        dealer.Bind(Endpoints.EphemeralTcp);
 
         ValueTask sent = dealer.SendMultipartAsync(message, timeout.Token);
         Assert.False(sent.IsCompleted);
 
-        router.Connect(dealer.LastEndpoint);
+        pair.Connect();
         Assert.True(await Waits.FinishesAsync(sent.AsTask()), "the multipart send never completed");
         string[] frames = Frames.RecvStrings(router);
         Assert.Equal(new[] { "a", "b", "c" }, frames[1..]);

@@ -11,7 +11,7 @@ public sealed class PollerAndProxyWithAsyncTests
     [Fact]
     public async Task A_socket_with_a_parked_receive_is_refused_by_Poller_Add_and_the_receive_still_completes()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
         using var poller = new Poller();
         ValueTask<string> received = pair.Binder.RecvStringAsync(timeout.Token);
@@ -30,7 +30,7 @@ public sealed class PollerAndProxyWithAsyncTests
     [Fact]
     public async Task A_socket_used_asynchronously_before_is_refused_by_Poller_Add_even_when_idle()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
         using var poller = new Poller();
         pair.Connector.Send("one");
@@ -48,7 +48,7 @@ public sealed class PollerAndProxyWithAsyncTests
     [Fact]
     public async Task Async_use_of_a_socket_a_Poller_holds_is_refused_and_works_after_Remove()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
         using var poller = new Poller();
         int index = poller.Add(pair.Binder, PollEvents.In);
@@ -72,7 +72,7 @@ public sealed class PollerAndProxyWithAsyncTests
     [Fact]
     public async Task Async_use_works_after_the_Poller_holding_the_socket_is_disposed()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
         var poller = new Poller();
         poller.Add(pair.Binder, PollEvents.In);

@@ -5,9 +5,9 @@ namespace Net.Zmq.Tests.Async;
 /// <summary>Base of the tests that use one PUSH connected to one PULL, with a timeout for every await.</summary>
 public abstract class PushPullTests : IDisposable
 {
-    private readonly ConnectedPair _pair;
+    private readonly SocketPair _pair;
 
-    protected PushPullTests(bool inproc = false) => _pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc);
+    protected PushPullTests(bool inproc = false) => _pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc);
 
     protected Socket Push => _pair.Connector;
 

@@ -10,7 +10,7 @@ public sealed class ReceiveAllTests
     [Fact]
     public async Task ReceiveAllAsync_yields_every_frame_in_order()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
         Task sending = Waits.Run(() =>
         {
@@ -37,7 +37,7 @@ public sealed class ReceiveAllTests
     [Fact]
     public async Task ReceiveAllMultipartAsync_yields_every_whole_message_in_order()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
         Task sending = Waits.Run(() =>
         {
@@ -127,7 +127,7 @@ public sealed class ReceiveAllTests
     [Fact]
     public async Task Cancellation_ends_the_loop_with_OperationCanceledException()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         using var cancel = new CancellationTokenSource(Timeouts.Wait);
         pair.Connector.Send("only");
         int received = 0;

@@ -15,7 +15,7 @@ public sealed class SendMakesReadableTests
     [InlineData(true)]
     public async Task A_receive_parked_while_the_same_dealer_sends_still_sees_every_reply(bool inproc)
     {
-        using var pair = ConnectedPair.Open(SocketType.Router, SocketType.Dealer, inproc);
+        using var pair = SocketPair.Open(SocketType.Router, SocketType.Dealer, inproc);
         Socket router = pair.Binder;
         Socket dealer = pair.Connector;
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));

@@ -14,7 +14,7 @@ public sealed class SyncRacingAsyncTests
     [Fact]
     public async Task Sync_sends_on_a_dealer_with_a_parked_receive_lose_and_corrupt_nothing()
     {
-        using var pair = ConnectedPair.Open(SocketType.Dealer, SocketType.Dealer);
+        using var pair = SocketPair.Open(SocketType.Dealer, SocketType.Dealer);
         Socket dealer = pair.Connector;
         Socket echo = pair.Binder;
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));

@@ -13,7 +13,7 @@ public sealed class BenchmarkArticleSnippetTests : IDisposable
 {
     private const int MessageCount = 1_000;
     private const int Size = 64;
-    private readonly ConnectedPair _pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+    private readonly SocketPair _pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
     private readonly Socket _sender;
     private readonly Socket _socket;
 

@@ -45,7 +45,7 @@ public class DraftPollingAndAsyncTests
     public async Task Async_methods_refuse_a_draft_socket_at_once_and_the_blocking_calls_still_work()
     {
         DraftSupport.RequireDraft();
-        using var pair = ConnectedPair.Open(SocketType.Server, SocketType.Client);
+        using var pair = SocketPair.Open(SocketType.Server, SocketType.Client);
         var (server, client) = pair;
         using var message = new Message();
         using var multipart = new MultipartMessage();

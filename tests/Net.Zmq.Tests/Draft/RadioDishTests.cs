@@ -8,7 +8,7 @@ public class RadioDishTests
     public void Dish_receives_only_the_groups_it_joined_over_tcp_and_nothing_after_leaving()
     {
         DraftSupport.RequireDraft();
-        using var pair = ConnectedPair.Open(SocketType.Radio, SocketType.Dish);
+        using var pair = SocketPair.Open(SocketType.Radio, SocketType.Dish);
         var (radio, dish) = pair;
         dish.Join("weather");
         dish.Join("control");

@@ -88,7 +88,7 @@ public class ScatterGatherPeerChannelTests
     public void Channel_pair_talks_both_ways_over_inproc()
     {
         DraftSupport.RequireDraft();
-        using var pair = ConnectedPair.Open(SocketType.Channel, SocketType.Channel, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Channel, SocketType.Channel, inproc: true);
         var (left, right) = pair;
 
         Assert.True(left.Send("ping"));

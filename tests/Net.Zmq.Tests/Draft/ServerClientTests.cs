@@ -53,7 +53,7 @@ public class ServerClientTests
     public async Task Client_and_server_exchange_many_requests_from_two_threads_at_once()
     {
         DraftSupport.RequireDraft();
-        using var pair = ConnectedPair.Open(SocketType.Server, SocketType.Client);
+        using var pair = SocketPair.Open(SocketType.Server, SocketType.Client);
         var (server, client) = pair;
         const int Requests = 200;
 

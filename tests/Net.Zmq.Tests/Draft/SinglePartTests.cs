@@ -8,7 +8,7 @@ public class SinglePartTests
     public void SendMore_and_multipart_sends_are_refused_before_anything_is_queued_then_a_single_part_send_works()
     {
         DraftSupport.RequireDraft();
-        using var pair = ConnectedPair.Open(SocketType.Channel, SocketType.Channel, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Channel, SocketType.Channel, inproc: true);
         var (left, right) = pair;
 
         var sendMore = Assert.Throws<ArgumentException>(() => left.Send("first part", SendFlags.SendMore));

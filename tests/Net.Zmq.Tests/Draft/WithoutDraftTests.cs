@@ -38,7 +38,7 @@ public class WithoutDraftTests
     {
         DraftSupport.RequireNoDraft();
         Assert.False(Context.Has("draft"));
-        using var pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
         var (left, right) = pair;
 
         Assert.True(left.Send("still fine"));

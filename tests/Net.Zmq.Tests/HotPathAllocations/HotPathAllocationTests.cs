@@ -9,7 +9,7 @@ namespace Net.Zmq.Tests.HotPathAllocations;
 public sealed class HotPathAllocationTests : IDisposable
 {
     private const int Iterations = 10_000;
-    private readonly ConnectedPair _pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+    private readonly SocketPair _pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
     private readonly Socket _push;
     private readonly Socket _pull;
 

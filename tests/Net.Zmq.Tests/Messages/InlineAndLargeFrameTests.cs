@@ -72,7 +72,7 @@ public class InlineAndLargeFrameTests
     public void Sized_message_filled_through_Data_arrives_intact_over_inproc(int size)
     {
         byte[] source = Pattern(size, seed: 3);
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
 
         using (var outgoing = new Message(size))

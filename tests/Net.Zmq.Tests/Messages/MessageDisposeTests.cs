@@ -18,7 +18,7 @@ public class MessageDisposeTests
     [Fact]
     public void Dispose_after_send_is_harmless()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         var message = new Message(new byte[1000]);
         push.Send(message);

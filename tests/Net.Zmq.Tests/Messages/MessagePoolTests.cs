@@ -4,7 +4,7 @@ namespace Net.Zmq.Tests.Messages;
 
 public sealed class MessagePoolTests : IDisposable
 {
-    private readonly ConnectedPair _pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+    private readonly SocketPair _pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
     private readonly Socket _push;
     private readonly Socket _pull;
 

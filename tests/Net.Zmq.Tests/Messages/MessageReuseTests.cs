@@ -30,7 +30,7 @@ public class MessageReuseTests
     [Fact]
     public void Received_message_can_be_sent_on_and_then_receive_again()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
         var (first, second) = pair;
         using var message = new Message();
 
@@ -48,7 +48,7 @@ public class MessageReuseTests
     [Fact]
     public void More_tells_which_received_frames_have_followers()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
         var (first, second) = pair;
         first.Send("a", SendFlags.SendMore);
         first.Send("b", SendFlags.SendMore);

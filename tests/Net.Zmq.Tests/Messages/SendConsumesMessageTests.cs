@@ -9,7 +9,7 @@ public class SendConsumesMessageTests
     [InlineData("a frame long enough that libzmq keeps it outside the zmq_msg_t structure")]
     public void Send_leaves_the_message_empty_but_not_disposed(string text)
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         using var message = new Message(text);
 
@@ -24,7 +24,7 @@ public class SendConsumesMessageTests
     [Fact]
     public void Sent_message_can_be_reused_to_receive()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
         var (left, right) = pair;
         using var message = new Message("request");
 

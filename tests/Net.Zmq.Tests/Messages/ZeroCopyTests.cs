@@ -60,7 +60,7 @@ public unsafe class ZeroCopyTests
     [Fact]
     public void Content_sent_over_inproc_is_delivered_without_a_copy_and_freed_when_the_receiver_lets_go()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         using var tracker = new FreeTracker(InlineAndLargeFrameTests.Pattern(4096, seed: 9));
         using (var message = new Message(tracker.Data, 4096, tracker.Free))
@@ -113,7 +113,7 @@ public unsafe class ZeroCopyTests
     [Fact]
     public void Receiving_into_a_message_releases_the_content_it_held()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
         var (left, right) = pair;
         using var tracker = new FreeTracker(new byte[256]);
         using var message = new Message(tracker.Data, 256, tracker.Free);

@@ -7,7 +7,7 @@ public class MultipartRoundTripTests
     [Fact]
     public void Three_frame_message_round_trips_with_more_set_on_all_but_the_last_frame()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
 
         using var outgoing = new MultipartMessage();
@@ -27,7 +27,7 @@ public class MultipartRoundTripTests
     [Fact]
     public void Sent_frames_are_left_empty_but_usable()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
 
         using var outgoing = new MultipartMessage();
@@ -47,7 +47,7 @@ public class MultipartRoundTripTests
     [Fact]
     public void Empty_frames_keep_their_place_in_a_multipart_message()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
 
         using var outgoing = new MultipartMessage();
@@ -66,7 +66,7 @@ public class MultipartRoundTripTests
     [Fact]
     public void Single_empty_frame_is_a_valid_multipart_message()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
 
         Assert.True(push.SendMultipart([Array.Empty<byte>()]));
@@ -80,7 +80,7 @@ public class MultipartRoundTripTests
     [Fact]
     public void Byte_array_frames_round_trip_through_the_list_overload()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
         byte[][] frames =
         [
@@ -103,7 +103,7 @@ public class MultipartRoundTripTests
     [Fact]
     public void Consecutive_multipart_messages_stay_separate()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
 
         for (int i = 1; i <= 5; i++)

@@ -7,7 +7,7 @@ public class RecvMultipartReuseTests
     [Fact]
     public void RecvMultipart_into_reuses_the_same_message_objects_for_equal_frame_counts()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
         Frames.SendStrings(push, "a1", "b1", "c1");
         Frames.SendStrings(push, "a2", "b2", "c2");
@@ -31,7 +31,7 @@ public class RecvMultipartReuseTests
     [Fact]
     public void RecvMultipart_into_keeps_spare_frames_for_a_later_longer_message()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         Frames.SendStrings(push, "a", "b", "c");
         Frames.SendStrings(push, "only");
@@ -59,7 +59,7 @@ public class RecvMultipartReuseTests
     [Fact]
     public void RecvMultipart_into_replaces_a_frame_the_caller_disposed()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         Frames.SendStrings(push, "a1", "b1");
         Frames.SendStrings(push, "a2", "b2");
@@ -79,7 +79,7 @@ public class RecvMultipartReuseTests
     [Fact]
     public void RecvMultipart_into_with_dont_wait_on_an_empty_socket_returns_false_and_empties_the_message()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         Frames.SendStrings(push, "a", "b");
 
@@ -98,7 +98,7 @@ public class RecvMultipartReuseTests
     [Fact]
     public void Adding_after_a_shorter_receive_appends_after_the_received_frames()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         Frames.SendStrings(push, "a", "b", "c");
         Frames.SendStrings(push, "only");

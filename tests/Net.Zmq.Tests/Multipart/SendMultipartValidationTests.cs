@@ -22,7 +22,7 @@ public class SendMultipartValidationTests
     [InlineData(2)]
     public void Null_frame_in_a_list_throws_ArgumentNullException_and_nothing_is_sent(int nullAt)
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
         byte[]?[] frames = ["a"u8.ToArray(), "b"u8.ToArray(), "c"u8.ToArray()];
         frames[nullAt] = null;
@@ -35,7 +35,7 @@ public class SendMultipartValidationTests
     [Fact]
     public void Empty_list_throws_ArgumentException_and_nothing_is_sent()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
 
         var error = Assert.Throws<ArgumentException>(() => push.SendMultipart(Array.Empty<byte[]>()));
@@ -47,7 +47,7 @@ public class SendMultipartValidationTests
     [Fact]
     public void Empty_multipart_message_throws_ArgumentException_and_nothing_is_sent()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
         using var empty = new MultipartMessage();
 
@@ -60,7 +60,7 @@ public class SendMultipartValidationTests
     [Fact]
     public void Null_list_or_multipart_message_throws_ArgumentNullException()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
 
         Assert.Throws<ArgumentNullException>(() => push.SendMultipart((IReadOnlyList<byte[]>)null!));
@@ -75,7 +75,7 @@ public class SendMultipartValidationTests
     [InlineData(2)]
     public void Disposed_frame_throws_ObjectDisposedException_and_nothing_is_sent(int disposedAt)
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
         using var message = new MultipartMessage();
         message.Add("a");
@@ -100,7 +100,7 @@ public class SendMultipartValidationTests
     [Fact]
     public void Disposed_frame_is_refused_over_inproc_too_and_the_pair_still_talks()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
         var (left, right) = pair;
         using var message = new MultipartMessage();
         message.Add("first");

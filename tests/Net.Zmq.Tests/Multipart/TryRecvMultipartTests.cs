@@ -18,7 +18,7 @@ public class TryRecvMultipartTests
     [Fact]
     public void TryRecvMultipart_returns_a_whole_waiting_message_and_then_false()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
         Frames.SendStrings(push, "one", "two", "three");
 

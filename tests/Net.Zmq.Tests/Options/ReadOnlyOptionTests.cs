@@ -158,7 +158,7 @@ public class ReadOnlyOptionTests
     [Fact]
     public void ReceiveMore_is_true_between_the_frames_of_a_multipart_message()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
         var (left, right) = pair;
         Assert.False(left.GetOption<bool>(SocketOption.ReceiveMore));
 

@@ -48,7 +48,7 @@ public class WriteOnlyOptionTests
     [Fact]
     public void Subscribe_and_Unsubscribe_reach_the_publisher_as_subscription_frames()
     {
-        using var pair = ConnectedPair.Open(SocketType.XPub, SocketType.Sub, inproc: true);
+        using var pair = SocketPair.Open(SocketType.XPub, SocketType.Sub, inproc: true);
         var (publisher, subscriber) = pair;
 
         subscriber.SetOption(SocketOption.Subscribe, "news"u8);
@@ -61,7 +61,7 @@ public class WriteOnlyOptionTests
     [Fact]
     public void Subscribe_lets_only_matching_messages_through()
     {
-        using var pair = ConnectedPair.Open(SocketType.XPub, SocketType.Sub, inproc: true);
+        using var pair = SocketPair.Open(SocketType.XPub, SocketType.Sub, inproc: true);
         var (publisher, subscriber) = pair;
         subscriber.Subscribe("keep");
         publisher.RecvBytes(); // the subscription has arrived: what follows is filtered by it

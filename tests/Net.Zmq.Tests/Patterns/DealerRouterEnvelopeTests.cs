@@ -72,7 +72,7 @@ public class DealerRouterEnvelopeTests
     [Fact]
     public void Router_assigns_a_routing_id_when_the_dealer_sets_none_and_accepts_it_back()
     {
-        using var pair = ConnectedPair.Open(SocketType.Router, SocketType.Dealer);
+        using var pair = SocketPair.Open(SocketType.Router, SocketType.Dealer);
         var (router, dealer) = pair;
 
         Assert.True(dealer.Send("job", SendFlags.SendMore));

@@ -7,7 +7,7 @@ public class PairInprocTests
     [Fact]
     public void Pair_sockets_talk_in_both_directions_over_inproc()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
         var (left, right) = pair;
 
         for (int i = 0; i < 10; i++)

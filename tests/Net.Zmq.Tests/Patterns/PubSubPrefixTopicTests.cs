@@ -9,7 +9,7 @@ public class PubSubPrefixTopicTests
     [Fact]
     public void Subscriber_gets_only_messages_whose_prefix_it_subscribed_to()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pub, SocketType.Sub);
+        using var pair = SocketPair.Open(SocketType.Pub, SocketType.Sub);
         var (publisher, subscriber) = pair;
         subscriber.Subscribe("weather.");
         subscriber.Subscribe("news.");
@@ -43,7 +43,7 @@ public class PubSubPrefixTopicTests
     [Fact]
     public void Subscriber_matches_binary_prefixes_byte_for_byte()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pub, SocketType.Sub);
+        using var pair = SocketPair.Open(SocketType.Pub, SocketType.Sub);
         var (publisher, subscriber) = pair;
         subscriber.Subscribe([0x00, 0xFF]);
         subscriber.Subscribe(Probe);
@@ -61,7 +61,7 @@ public class PubSubPrefixTopicTests
     [Fact]
     public void Unsubscribe_stops_delivery_of_that_prefix_only()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pub, SocketType.Sub);
+        using var pair = SocketPair.Open(SocketType.Pub, SocketType.Sub);
         var (publisher, subscriber) = pair;
         subscriber.Subscribe("weather.");
         subscriber.Subscribe("news.");
@@ -85,7 +85,7 @@ public class PubSubPrefixTopicTests
     [Fact]
     public void Subscriber_with_an_empty_prefix_gets_every_message()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pub, SocketType.Sub);
+        using var pair = SocketPair.Open(SocketType.Pub, SocketType.Sub);
         var (publisher, subscriber) = pair;
         subscriber.Subscribe("");
         Connections.AwaitSubscription(publisher, subscriber, Probe);

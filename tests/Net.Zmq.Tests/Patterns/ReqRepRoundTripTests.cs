@@ -7,7 +7,7 @@ public class ReqRepRoundTripTests
     [Fact]
     public void Req_and_rep_complete_many_round_trips_over_tcp()
     {
-        using var pair = ConnectedPair.Open(SocketType.Rep, SocketType.Req);
+        using var pair = SocketPair.Open(SocketType.Rep, SocketType.Req);
         var (server, client) = pair;
 
         for (int i = 0; i < 20; i++)
@@ -50,7 +50,7 @@ public class ReqRepRoundTripTests
     [Fact]
     public void Req_and_rep_exchange_binary_payloads_unchanged()
     {
-        using var pair = ConnectedPair.Open(SocketType.Rep, SocketType.Req);
+        using var pair = SocketPair.Open(SocketType.Rep, SocketType.Req);
         var (server, client) = pair;
 
         byte[] request = Enumerable.Range(0, 1000).Select(i => (byte)(i * 7)).ToArray();
@@ -68,7 +68,7 @@ public class ReqRepRoundTripTests
     [InlineData(2000)]
     public void Req_and_rep_exchange_non_ascii_text_of_any_length_unchanged(int repeat)
     {
-        using var pair = ConnectedPair.Open(SocketType.Rep, SocketType.Req);
+        using var pair = SocketPair.Open(SocketType.Rep, SocketType.Req);
         var (server, client) = pair;
         string text = string.Concat(Enumerable.Repeat("héllo wörld ✓ 🚀 ", repeat));
 

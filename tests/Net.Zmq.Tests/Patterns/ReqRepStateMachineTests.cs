@@ -7,7 +7,7 @@ public class ReqRepStateMachineTests
     [Fact]
     public void Req_second_send_before_reply_throws_EFSM()
     {
-        using var pair = ConnectedPair.Open(SocketType.Rep, SocketType.Req);
+        using var pair = SocketPair.Open(SocketType.Rep, SocketType.Req);
         var (server, client) = pair;
 
         Assert.True(client.Send("first"));
@@ -49,7 +49,7 @@ public class ReqRepStateMachineTests
     [Fact]
     public void Rep_second_receive_before_replying_throws_EFSM()
     {
-        using var pair = ConnectedPair.Open(SocketType.Rep, SocketType.Req);
+        using var pair = SocketPair.Open(SocketType.Rep, SocketType.Req);
         var (server, client) = pair;
 
         Assert.True(client.Send("question"));

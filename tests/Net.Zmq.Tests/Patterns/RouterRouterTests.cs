@@ -58,8 +58,8 @@ public class RouterRouterTests
     /// A ROUTER "server" and a ROUTER "client" that probes it on connecting (ProbeRouter), both with
     /// <paramref name="mandatory"/> RouterMandatory.
     /// </summary>
-    private static ConnectedPair OpenRouters(bool mandatory) =>
-        ConnectedPair.Open(SocketType.Router, SocketType.Router, beforeConnect: (server, client) =>
+    private static SocketPair OpenRouters(bool mandatory) =>
+        SocketPair.Open(SocketType.Router, SocketType.Router, configure: (server, client) =>
         {
             server.SetOption(SocketOption.RoutingId, "server");
             client.SetOption(SocketOption.RoutingId, "client");

@@ -9,7 +9,7 @@ public class XPubXSubTests
     [Fact]
     public void Xpub_receives_the_subscription_frame_an_xsub_sends_and_then_publishes_to_it()
     {
-        using var pair = ConnectedPair.Open(SocketType.XPub, SocketType.XSub);
+        using var pair = SocketPair.Open(SocketType.XPub, SocketType.XSub);
         var (publisher, subscriber) = pair;
 
         Assert.True(subscriber.Send(Subscription(1, "prices.")));

@@ -51,7 +51,7 @@ public class PollerGrowthTests
     [Fact]
     public void Poller_with_zero_capacity_still_accepts_entries()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
         var (left, right) = pair;
         using var poller = new Poller(0);
 

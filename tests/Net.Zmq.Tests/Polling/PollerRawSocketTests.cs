@@ -63,7 +63,7 @@ public class PollerRawSocketTests
     [Fact]
     public void Zmq_sockets_and_os_sockets_are_polled_together()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         using NetSocket udp = BoundUdp();
         using NetSocket sender = BoundUdp();

@@ -62,7 +62,7 @@ public class PollerReadableIndexTests
     [Fact]
     public void Poller_stays_readable_until_every_waiting_message_is_taken()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         using var poller = new Poller();
         int index = poller.Add(pull, PollEvents.In);
@@ -86,7 +86,7 @@ public class PollerReadableIndexTests
     [Fact]
     public void Poll_with_a_timeout_wakes_when_a_message_arrives_from_another_thread()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
         using var poller = new Poller(1);
         int index = poller.Add(pull, PollEvents.In);

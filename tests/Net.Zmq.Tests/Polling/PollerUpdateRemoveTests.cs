@@ -7,7 +7,7 @@ public class PollerUpdateRemoveTests
     [Fact]
     public void Update_changes_which_events_are_reported_for_an_entry()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
         var (left, right) = pair;
         Assert.True(right.Send("waiting"));
         using var poller = new Poller();

@@ -7,7 +7,7 @@ public class PollerWritableTests
     [Fact]
     public void Connected_dealer_is_writable_and_not_readable()
     {
-        using var pair = ConnectedPair.Open(SocketType.Router, SocketType.Dealer);
+        using var pair = SocketPair.Open(SocketType.Router, SocketType.Dealer);
         var (router, dealer) = pair;
         using var poller = new Poller();
         int index = poller.Add(dealer, PollEvents.In | PollEvents.Out);
@@ -59,7 +59,7 @@ public class PollerWritableTests
     [Fact]
     public void Readable_and_writable_are_reported_together_for_a_pair_with_a_waiting_message()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
         var (left, right) = pair;
         Assert.True(right.Send("hello"));
         using var poller = new Poller();

@@ -5,7 +5,7 @@ namespace Net.Zmq.Tests.Proxies;
 public sealed class ProxyControllerTests : IDisposable
 {
     // The PAIR a proxy would read commands from, and the PAIR the controller under test writes them to.
-    private readonly ConnectedPair _pair = ConnectedPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+    private readonly SocketPair _pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
 
     private Socket ProxySide => _pair.Binder;
 

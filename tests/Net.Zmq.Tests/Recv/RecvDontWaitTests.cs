@@ -49,7 +49,7 @@ public class RecvDontWaitTests
     [Fact]
     public void Non_blocking_receive_returns_a_frame_that_is_waiting()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         Assert.True(push.Send("ready"));
 

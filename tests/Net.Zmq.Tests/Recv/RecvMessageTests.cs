@@ -15,7 +15,7 @@ public class RecvMessageTests
     [InlineData(1 << 20)]
     public void Recv_into_a_message_gets_the_whole_frame(int size)
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
         byte[] frame = Pattern(size);
         Assert.True(push.Send(frame));
@@ -32,7 +32,7 @@ public class RecvMessageTests
     [Fact]
     public void One_message_reused_across_receives_of_different_sizes_holds_each_frame_in_turn()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         int[] sizes = [5, 70_000, 0, 12, 300];
         foreach (int size in sizes)
@@ -51,7 +51,7 @@ public class RecvMessageTests
     [Fact]
     public void Recv_without_arguments_returns_a_new_message_per_frame()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         Assert.True(push.Send("first"));
         Assert.True(push.Send("second"));
@@ -67,7 +67,7 @@ public class RecvMessageTests
     [Fact]
     public void Recv_of_a_multipart_frame_by_frame_reports_more_on_each_but_the_last()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         Frames.SendStrings(push, "a", "b", "c");
 
@@ -87,7 +87,7 @@ public class RecvMessageTests
     [Fact]
     public void Small_received_frame_stays_readable_through_its_data_span_when_the_gc_moves_the_message()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         Assert.True(push.Send("inline bytes"));
 

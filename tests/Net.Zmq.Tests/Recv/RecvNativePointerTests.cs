@@ -9,7 +9,7 @@ public class RecvNativePointerTests
     public unsafe void Frame_sent_from_and_received_into_native_memory_round_trips()
     {
         const int Size = 4096;
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
 
         byte* source = (byte*)NativeMemory.Alloc(Size);
@@ -36,7 +36,7 @@ public class RecvNativePointerTests
     [Fact]
     public unsafe void Recv_into_a_small_native_buffer_reports_the_full_size_and_writes_only_the_buffer()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         byte[] frame = Enumerable.Range(0, 100).Select(i => (byte)(i + 1)).ToArray();
         Assert.True(push.Send(frame));
@@ -59,7 +59,7 @@ public class RecvNativePointerTests
     [Fact]
     public void Recv_into_a_null_pointer_with_zero_size_reports_the_frame_size()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         Assert.True(push.Send("discarded"));
 

@@ -9,7 +9,7 @@ public class RecvTruncationTests
     [Fact]
     public void Recv_of_a_100_byte_frame_into_a_10_byte_buffer_returns_100_and_keeps_the_first_10_bytes()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         byte[] frame = Pattern(100);
         Assert.True(push.Send(frame));
@@ -24,7 +24,7 @@ public class RecvTruncationTests
     [Fact]
     public void Truncated_rest_of_the_frame_is_discarded_and_the_next_frame_arrives_whole()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         byte[] first = Pattern(100, seed: 1);
         byte[] second = Pattern(20, seed: 2);
@@ -44,7 +44,7 @@ public class RecvTruncationTests
     [Fact]
     public void Recv_into_an_exactly_sized_buffer_returns_exactly_the_frame_size()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         byte[] frame = Pattern(100);
         Assert.True(push.Send(frame));
@@ -57,7 +57,7 @@ public class RecvTruncationTests
     [Fact]
     public void Recv_into_a_larger_buffer_returns_the_frame_size_and_leaves_the_tail_untouched()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         byte[] frame = Pattern(40);
         Assert.True(push.Send(frame));
@@ -72,7 +72,7 @@ public class RecvTruncationTests
     [Fact]
     public void Recv_into_an_empty_buffer_still_reports_the_frame_size_and_consumes_the_frame()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         Assert.True(push.Send(Pattern(33)));
 
@@ -83,7 +83,7 @@ public class RecvTruncationTests
     [Fact]
     public void TryRecv_reports_the_full_size_of_a_truncated_frame()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         byte[] frame = Pattern(100);
         Assert.True(push.Send(frame));
@@ -97,7 +97,7 @@ public class RecvTruncationTests
     [Fact]
     public void Recv_reports_the_true_size_of_a_large_frame_over_tcp()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
         byte[] frame = Pattern(1 << 20);
         Assert.True(push.Send(frame));
