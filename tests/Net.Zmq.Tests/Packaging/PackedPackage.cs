@@ -78,6 +78,16 @@ public sealed class PackedPackage
             CopyFile(Path.Combine(root, file), Path.Combine(destination, file));
         }
 
+        // src/ may have build settings of its own beside the root's; the copy must build the library the same way.
+        foreach (string file in new[] { "Directory.Build.props", "Directory.Build.targets" })
+        {
+            string source = Path.Combine(root, "src", file);
+            if (File.Exists(source))
+            {
+                CopyFile(source, Path.Combine(destination, "src", file));
+            }
+        }
+
         CopyTree(Path.Combine(root, "src", "Net.Zmq"), Path.Combine(destination, "src", "Net.Zmq"));
         foreach (string rid in RuntimeIdentifiers)
         {
