@@ -23,7 +23,7 @@ public sealed class AsyncAllocationTests(ITestOutputHelper output)
     [InlineData(false)]
     public async Task A_reused_message_and_buffer_round_trip_allocates_nothing_per_operation(bool inproc)
     {
-        using var pair = ConnectedPair.Open(SocketType.Dealer, SocketType.Dealer, inproc);
+        using var pair = SocketPair.Open(SocketType.Dealer, SocketType.Dealer, inproc);
         Socket client = pair.Connector;
         Socket server = pair.Binder;
 

@@ -42,8 +42,8 @@ public sealed class AsyncArgumentErrorTests : PushPullTests
         Assert.Throws<ArgumentException>(() => { _ = Push.SendMultipartAsync(empty, Timeout.Token); });
 
         await Push.SendAsync("only this", Timeout.Token);
-        Assert.Equal(new[] { "only this" }, SocketKit.RecvStrings(Pull));
-        SocketKit.AssertNothingWaiting(Pull);
+        Assert.Equal(new[] { "only this" }, Frames.RecvStrings(Pull));
+        Frames.AssertNothingWaiting(Pull);
     }
 
     [Fact]
@@ -57,7 +57,7 @@ public sealed class AsyncArgumentErrorTests : PushPullTests
         Assert.Equal("kept by the caller", message.ToString());
 
         await Push.SendAsync(message, Timeout.Token);
-        Assert.Equal(new[] { "kept by the caller" }, SocketKit.RecvStrings(Pull));
-        SocketKit.AssertNothingWaiting(Pull);
+        Assert.Equal(new[] { "kept by the caller" }, Frames.RecvStrings(Pull));
+        Frames.AssertNothingWaiting(Pull);
     }
 }

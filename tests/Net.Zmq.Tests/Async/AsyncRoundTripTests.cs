@@ -7,12 +7,12 @@ public sealed class AsyncRoundTripTests
     [Fact]
     public async Task Dealer_and_router_exchange_requests_and_replies_asynchronously()
     {
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
         using var router = new Socket(context, SocketType.Router);
         using var dealer = new Socket(context, SocketType.Dealer);
-        dealer.Connect(SocketKit.BindTcp(router));
+        dealer.Connect(Endpoints.BindTcp(router));
 
-        using var cancel = new CancellationTokenSource(Waits.Event);
+        using var cancel = new CancellationTokenSource(Timeouts.Wait);
         using var request = new MultipartMessage();
         var buffer = new byte[64];
         for (int i = 0; i < 100; i++)

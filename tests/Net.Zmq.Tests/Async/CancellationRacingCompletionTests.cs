@@ -15,7 +15,7 @@ public sealed class CancellationRacingCompletionTests(ITestOutputHelper output)
     [Fact]
     public async Task A_frame_racing_the_cancellation_of_its_receive_is_received_exactly_once()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
         using var message = new Message();
         int completed = 0;
@@ -66,7 +66,7 @@ public sealed class CancellationRacingCompletionTests(ITestOutputHelper output)
         });
 
         output.WriteLine($"{completed} receives completed, {cancelled} were cancelled first");
-        SocketKit.AssertNothingWaiting(pair.Binder);
+        Frames.AssertNothingWaiting(pair.Binder);
     }
 
     private static async ValueTask ReceiveUncancelled(Socket socket, Message message, CancellationToken timeout, int iteration)

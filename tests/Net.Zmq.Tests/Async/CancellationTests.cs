@@ -14,8 +14,8 @@ public sealed class CancellationTests(ITestOutputHelper output)
     [Fact]
     public async Task Cancelling_a_parked_receive_completes_it_within_50_ms_and_the_next_receive_gets_the_next_message()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         using var message = new Message();
         var latencies = new List<TimeSpan>();
         await Task.Run(async () =>
@@ -39,11 +39,9 @@ public sealed class CancellationTests(ITestOutputHelper output)
     [Fact]
     public async Task Cancelling_a_parked_send_completes_it_within_50_ms_queues_nothing_and_the_next_send_is_delivered()
     {
-        using Context context = SocketKit.NewContext();
-        using var push = new Socket(context, SocketType.Push);
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        using var timeout = new CancellationTokenSource(Waits.Event);
-        push.Bind(Endpoints.EphemeralTcp);
+        using var pair = SocketPair.OpenUnconnected(SocketType.Push, SocketType.Pull);
+        var (push, pull) = pair;
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         var latencies = new List<TimeSpan>();
         await Task.Run(async () =>
         {
@@ -56,18 +54,18 @@ public sealed class CancellationTests(ITestOutputHelper output)
             }
         });
 
-        pull.Connect(push.LastEndpoint);
+        pair.Connect();
         await push.SendAsync("delivered", timeout.Token);
         Assert.Equal("delivered", pull.RecvString());
-        SocketKit.AssertNothingWaiting(pull);
+        Frames.AssertNothingWaiting(pull);
         AssertPrompt(latencies);
     }
 
     [Fact]
     public async Task An_already_cancelled_token_completes_the_call_at_once_and_consumes_nothing()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         pair.Connector.Send("kept");
         ValueTask<int> received = pair.Binder.RecvAsync(new byte[8], new CancellationToken(canceled: true));
         Assert.True(received.IsCanceled);

@@ -8,13 +8,13 @@ public sealed class CancelledNeverAwaitedTests
     [Fact]
     public async Task A_cancelled_receive_that_is_never_awaited_does_not_block_the_next_receive()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         using var cancel = new CancellationTokenSource();
         ValueTask<int> abandoned = pair.Binder.RecvAsync(new byte[16], cancel.Token);
         Assert.False(abandoned.IsCompleted);
         await cancel.CancelAsync();
-        Assert.True(SpinWait.SpinUntil(() => abandoned.IsCompleted, Waits.Event), "the cancelled receive never completed");
+        Assert.True(SpinWait.SpinUntil(() => abandoned.IsCompleted, Timeouts.Wait), "the cancelled receive never completed");
 
         // The cancelled ValueTask is never awaited.
         Task<string> received = pair.Binder.RecvStringAsync(timeout.Token).AsTask();
@@ -26,21 +26,19 @@ public sealed class CancelledNeverAwaitedTests
     [Fact]
     public async Task A_cancelled_send_that_is_never_awaited_does_not_block_the_next_send()
     {
-        using Context context = SocketKit.NewContext();
-        using var push = new Socket(context, SocketType.Push);
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var pair = SocketPair.OpenUnconnected(SocketType.Push, SocketType.Pull);
+        var (push, pull) = pair;
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         using var cancel = new CancellationTokenSource();
-        push.Bind(Endpoints.EphemeralTcp);
         ValueTask abandoned = push.SendAsync("cancelled", cancel.Token);
         Assert.False(abandoned.IsCompleted);
         await cancel.CancelAsync();
-        Assert.True(SpinWait.SpinUntil(() => abandoned.IsCompleted, Waits.Event), "the cancelled send never completed");
+        Assert.True(SpinWait.SpinUntil(() => abandoned.IsCompleted, Timeouts.Wait), "the cancelled send never completed");
 
         Task sent = push.SendAsync("delivered", timeout.Token).AsTask();
-        pull.Connect(push.LastEndpoint);
+        pair.Connect();
         Assert.True(await Waits.FinishesAsync(sent), "the next send never completed");
         Assert.Equal("delivered", pull.RecvString());
-        SocketKit.AssertNothingWaiting(pull);
+        Frames.AssertNothingWaiting(pull);
     }
 }

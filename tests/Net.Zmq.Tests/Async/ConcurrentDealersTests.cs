@@ -14,9 +14,9 @@ public sealed class ConcurrentDealersTests(ITestOutputHelper output)
     [Fact]
     public async Task A_hundred_dealers_make_ten_thousand_round_trips_with_an_async_router_echo_and_lose_nothing()
     {
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
         using var router = new Socket(context, SocketType.Router);
-        string endpoint = SocketKit.BindTcp(router);
+        string endpoint = Endpoints.BindTcp(router);
         var dealers = Enumerable.Range(0, Dealers).Select(_ => new Socket(context, SocketType.Dealer)).ToArray();
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
         try
@@ -35,7 +35,7 @@ public sealed class ConcurrentDealersTests(ITestOutputHelper output)
             Assert.True(await Waits.FinishesAsync(server), "the echo server did not finish");
             output.WriteLine($"{Total} round trips by {Dealers} dealers in {clock.Elapsed.TotalMilliseconds:F0} ms");
             Assert.Equal(Total, await server);
-            SocketKit.AssertNothingWaiting(router);
+            Frames.AssertNothingWaiting(router);
         }
         finally
         {
@@ -76,6 +76,6 @@ public sealed class ConcurrentDealersTests(ITestOutputHelper output)
         }
 
         // No stray or duplicated reply is left behind.
-        SocketKit.AssertNothingWaiting(dealer);
+        Frames.AssertNothingWaiting(dealer);
     }
 }

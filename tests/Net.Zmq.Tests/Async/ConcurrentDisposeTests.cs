@@ -14,7 +14,7 @@ public sealed class ConcurrentDisposeTests
     [Fact]
     public async Task Sockets_created_after_racing_disposals_are_all_still_woken()
     {
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
         using var start = new Barrier(2);
         for (int i = 0; i < Races; i++)
@@ -40,7 +40,7 @@ public sealed class ConcurrentDisposeTests
             for (int i = 0; i < Survivors; i++)
             {
                 pulls[i] = new Socket(context, SocketType.Pull);
-                push.Connect(SocketKit.BindInproc(pulls[i]));
+                push.Connect(Endpoints.BindInproc(pulls[i]));
                 receives[i] = pulls[i].RecvStringAsync(timeout.Token).AsTask();
             }
 

@@ -10,8 +10,8 @@ public sealed class ContextShutdownCompletesPendingTests
     [InlineData(true)]
     public async Task Context_shutdown_completes_a_pending_receive_and_send_with_ContextTerminatedException(bool disposeContext)
     {
-        Context context = SocketKit.NewContext();
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        Context context = Sockets.NewContext();
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         using var pull = new Socket(context, SocketType.Pull);
         using var push = new Socket(context, SocketType.Push);
         pull.Bind(Endpoints.EphemeralTcp);

@@ -11,10 +11,10 @@ public sealed class ContinuationThreadTests
     [Fact]
     public async Task Continuations_of_parked_receives_and_sends_run_on_reactor_or_thread_pool_threads()
     {
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
         using var pull = new Socket(context, SocketType.Pull);
         using var push = new Socket(context, SocketType.Push);
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         pull.Bind(Endpoints.EphemeralTcp);
         string endpoint = pull.LastEndpoint;
 

@@ -8,8 +8,8 @@ public sealed class DisposeCompletesPendingTests
     [Fact]
     public async Task Disposing_the_socket_completes_a_pending_receive_and_send_with_ObjectDisposedException()
     {
-        using Context context = SocketKit.NewContext();
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using Context context = Sockets.NewContext();
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         var dealer = new Socket(context, SocketType.Dealer);
         dealer.Bind(Endpoints.EphemeralTcp);
 
@@ -28,7 +28,7 @@ public sealed class DisposeCompletesPendingTests
     [Fact]
     public void Operations_started_after_dispose_throw_ObjectDisposedException_from_the_call()
     {
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
         var pull = new Socket(context, SocketType.Pull);
         using var message = new Message();
         _ = pull.RecvAsync(new byte[1]);
@@ -43,8 +43,8 @@ public sealed class DisposeCompletesPendingTests
     [Fact]
     public async Task Disposing_many_sockets_with_parked_receives_completes_every_one()
     {
-        using Context context = SocketKit.NewContext();
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using Context context = Sockets.NewContext();
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         var sockets = Enumerable.Range(0, 50).Select(_ => new Socket(context, SocketType.Pull)).ToArray();
         var receives = sockets.Select(socket => socket.RecvAsync(new byte[4], timeout.Token).AsTask()).ToArray();
 

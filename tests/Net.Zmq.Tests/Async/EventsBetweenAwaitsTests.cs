@@ -13,7 +13,7 @@ public sealed class EventsBetweenAwaitsTests
     [Fact]
     public async Task Reading_Events_between_and_during_awaits_loses_no_wake_up()
     {
-        using var pair = ConnectedPair.Open(SocketType.Dealer, SocketType.Dealer);
+        using var pair = SocketPair.Open(SocketType.Dealer, SocketType.Dealer);
         Socket client = pair.Connector;
         Socket server = pair.Binder;
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));

@@ -33,7 +33,7 @@ public sealed class IdleParkedReceivesTests(ITestOutputHelper output)
             for (int i = 0; i < Parked; i++)
             {
                 sockets[i] = new Socket(context, SocketType.Pull);
-                sockets[i].Bind(SocketKit.NewInprocEndpoint());
+                sockets[i].Bind(Endpoints.NewInproc());
                 receives[i] = sockets[i].RecvAsync(new byte[8], timeout.Token).AsTask();
             }
 

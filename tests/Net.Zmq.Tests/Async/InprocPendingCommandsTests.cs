@@ -13,11 +13,11 @@ public sealed class InprocPendingCommandsTests
     [Fact]
     public async Task A_receive_parked_on_a_pair_that_connected_before_the_bind_completes_when_the_peer_sends()
     {
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
         for (int i = 0; i < Rounds; i++)
         {
-            string endpoint = SocketKit.NewInprocEndpoint();
+            string endpoint = Endpoints.NewInproc();
             using var early = new Socket(context, SocketType.Pair);
             using var late = new Socket(context, SocketType.Pair);
             early.Connect(endpoint);
@@ -33,13 +33,13 @@ public sealed class InprocPendingCommandsTests
     [Fact]
     public async Task A_send_parked_on_a_pair_before_its_peer_binds_is_delivered_after_the_bind()
     {
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
         for (int i = 0; i < Rounds; i++)
         {
-            string endpoint = SocketKit.NewInprocEndpoint();
+            string endpoint = Endpoints.NewInproc();
             using var early = new Socket(context, SocketType.Pair);
-            using var late = new Socket(context, SocketType.Pair).WithTimeouts();
+            using var late = Sockets.New(context, SocketType.Pair);
             early.Connect(endpoint);
             late.Bind(endpoint);
 
@@ -52,13 +52,13 @@ public sealed class InprocPendingCommandsTests
     [Fact]
     public async Task A_receive_parked_on_the_binder_completes_when_a_late_connector_sends()
     {
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
         for (int i = 0; i < Rounds; i++)
         {
             using var binder = new Socket(context, SocketType.Pull);
             using var connector = new Socket(context, SocketType.Push);
-            string endpoint = SocketKit.BindInproc(binder);
+            string endpoint = Endpoints.BindInproc(binder);
             ValueTask<string> received = binder.RecvStringAsync(timeout.Token);
 
             connector.Connect(endpoint);

@@ -11,35 +11,31 @@ public sealed class MessageDisposedWhileWaitingTests
     [Fact]
     public async Task A_message_disposed_while_its_send_waits_fails_the_send_and_sends_nothing()
     {
-        using Context context = SocketKit.NewContext();
-        using var push = new Socket(context, SocketType.Push);
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        using var timeout = new CancellationTokenSource(Waits.Event);
-        push.Bind(Endpoints.EphemeralTcp);
+        using var pair = SocketPair.OpenUnconnected(SocketType.Push, SocketType.Pull);
+        var (push, pull) = pair;
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
 
         var message = new Message("disposed while waiting"u8);
         Task sent = push.SendAsync(message, timeout.Token).AsTask();
         Assert.False(sent.IsCompleted);
         message.Dispose();
 
-        pull.Connect(push.LastEndpoint);
+        pair.Connect();
         Assert.True(await Waits.FinishesAsync(sent), "the send of a disposed message never completed");
         await Assert.ThrowsAsync<ObjectDisposedException>(() => sent);
 
         // The socket is usable, and what arrives first is the next message: nothing of the disposed one.
         await push.SendAsync("next", timeout.Token);
         Assert.Equal("next", pull.RecvString());
-        SocketKit.AssertNothingWaiting(pull);
+        Frames.AssertNothingWaiting(pull);
     }
 
     [Fact]
     public async Task A_multipart_message_disposed_while_its_send_waits_fails_the_send_and_sends_nothing()
     {
-        using Context context = SocketKit.NewContext();
-        using var dealer = new Socket(context, SocketType.Dealer);
-        using var router = new Socket(context, SocketType.Router).WithTimeouts();
-        using var timeout = new CancellationTokenSource(Waits.Event);
-        dealer.Bind(Endpoints.EphemeralTcp);
+        using var pair = SocketPair.OpenUnconnected(SocketType.Dealer, SocketType.Router);
+        var (dealer, router) = pair;
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
 
         var message = new MultipartMessage();
         message.Add("a");
@@ -48,21 +44,21 @@ public sealed class MessageDisposedWhileWaitingTests
         Assert.False(sent.IsCompleted);
         message.Dispose();
 
-        router.Connect(dealer.LastEndpoint);
+        pair.Connect();
         Assert.True(await Waits.FinishesAsync(sent), "the send of a disposed multipart message never completed");
         await Assert.ThrowsAsync<ObjectDisposedException>(() => sent);
 
         await dealer.SendAsync("next", timeout.Token);
-        string[] frames = SocketKit.RecvStrings(router);
+        string[] frames = Frames.RecvStrings(router);
         Assert.Equal(new[] { "next" }, frames[1..]);
-        SocketKit.AssertNothingWaiting(router);
+        Frames.AssertNothingWaiting(router);
     }
 
     [Fact]
     public async Task A_message_disposed_while_a_receive_into_it_waits_fails_the_receive_and_consumes_nothing()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         var message = new Message();
         Task received = pair.Binder.RecvAsync(message, timeout.Token).AsTask();
         Assert.False(received.IsCompleted);

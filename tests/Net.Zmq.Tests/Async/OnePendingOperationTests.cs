@@ -8,8 +8,8 @@ public sealed class OnePendingOperationTests
     [Fact]
     public async Task A_second_concurrent_receive_throws_and_the_first_still_gets_its_frame()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         using var message = new Message();
         var buffer = new byte[8];
 
@@ -30,11 +30,9 @@ public sealed class OnePendingOperationTests
     [Fact]
     public async Task A_second_concurrent_send_throws_and_the_first_is_still_delivered_alone()
     {
-        using Context context = SocketKit.NewContext();
-        using var push = new Socket(context, SocketType.Push);
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        using var timeout = new CancellationTokenSource(Waits.Event);
-        push.Bind(Endpoints.EphemeralTcp);
+        using var pair = SocketPair.OpenUnconnected(SocketType.Push, SocketType.Pull);
+        var (push, pull) = pair;
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
 
         ValueTask first = push.SendAsync("first", timeout.Token);
         Assert.False(first.IsCompleted);
@@ -45,17 +43,17 @@ public sealed class OnePendingOperationTests
         Assert.Throws<InvalidOperationException>(() => { _ = push.SendMultipartAsync(multipart, timeout.Token); });
         Assert.Equal("third", multipart[0].ToString());
 
-        pull.Connect(push.LastEndpoint);
+        pair.Connect();
         await first;
         Assert.Equal("first", pull.RecvString());
-        SocketKit.AssertNothingWaiting(pull);
+        Frames.AssertNothingWaiting(pull);
     }
 
     [Fact]
     public async Task A_pending_receive_does_not_stop_a_send_on_the_same_socket()
     {
-        using var pair = ConnectedPair.Open(SocketType.Dealer, SocketType.Dealer);
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var pair = SocketPair.Open(SocketType.Dealer, SocketType.Dealer);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         ValueTask<string> received = pair.Connector.RecvStringAsync(timeout.Token);
         await pair.Connector.SendAsync("ping", timeout.Token);
         Assert.Equal("ping", await pair.Binder.RecvStringAsync(timeout.Token));

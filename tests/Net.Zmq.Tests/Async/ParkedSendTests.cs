@@ -8,16 +8,14 @@ public sealed class ParkedSendTests
     [Fact]
     public async Task A_push_without_a_peer_parks_its_send_until_a_peer_connects()
     {
-        using Context context = SocketKit.NewContext();
-        using var push = new Socket(context, SocketType.Push);
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        using var timeout = new CancellationTokenSource(Waits.Event);
-        push.Bind(Endpoints.EphemeralTcp);
+        using var pair = SocketPair.OpenUnconnected(SocketType.Push, SocketType.Pull);
+        var (push, pull) = pair;
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
 
         ValueTask sent = push.SendAsync("waited for a peer", timeout.Token);
         Assert.False(sent.IsCompleted);
 
-        pull.Connect(push.LastEndpoint);
+        pair.Connect();
         Assert.True(await Waits.FinishesAsync(sent.AsTask()), "the send never completed after the peer connected");
         Assert.Equal("waited for a peer", pull.RecvString());
     }
@@ -25,13 +23,13 @@ public sealed class ParkedSendTests
     [Fact]
     public async Task A_send_parked_at_the_high_water_mark_completes_when_the_peer_reads_and_its_frame_comes_last()
     {
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
         using var push = new Socket(context, SocketType.Push);
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var pull = Sockets.New(context, SocketType.Pull);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         push.SetOption(SocketOption.SendHighWatermark, 2);
         pull.SetOption(SocketOption.ReceiveHighWatermark, 2);
-        pull.Connect(SocketKit.BindInproc(push));
+        pull.Connect(Endpoints.BindInproc(push));
 
         int queued = 0;
         while (push.Send($"frame {queued}", SendFlags.DontWait))
@@ -51,28 +49,26 @@ public sealed class ParkedSendTests
 
         Assert.True(await Waits.FinishesAsync(completion), "the send never completed after the peer read");
         Assert.Equal("the parked one", pull.RecvString());
-        SocketKit.AssertNothingWaiting(pull);
+        Frames.AssertNothingWaiting(pull);
     }
 
     [Fact]
     public async Task A_multipart_send_parked_without_a_peer_arrives_whole()
     {
-        using Context context = SocketKit.NewContext();
-        using var dealer = new Socket(context, SocketType.Dealer);
-        using var router = new Socket(context, SocketType.Router).WithTimeouts();
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var pair = SocketPair.OpenUnconnected(SocketType.Dealer, SocketType.Router);
+        var (dealer, router) = pair;
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         using var message = new MultipartMessage();
         message.Add("a");
         message.Add("b");
         message.Add("c");
-        dealer.Bind(Endpoints.EphemeralTcp);
 
         ValueTask sent = dealer.SendMultipartAsync(message, timeout.Token);
         Assert.False(sent.IsCompleted);
 
-        router.Connect(dealer.LastEndpoint);
+        pair.Connect();
         Assert.True(await Waits.FinishesAsync(sent.AsTask()), "the multipart send never completed");
-        string[] frames = SocketKit.RecvStrings(router);
+        string[] frames = Frames.RecvStrings(router);
         Assert.Equal(new[] { "a", "b", "c" }, frames[1..]);
     }
 }

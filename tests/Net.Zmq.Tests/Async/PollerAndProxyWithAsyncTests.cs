@@ -11,8 +11,8 @@ public sealed class PollerAndProxyWithAsyncTests
     [Fact]
     public async Task A_socket_with_a_parked_receive_is_refused_by_Poller_Add_and_the_receive_still_completes()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         using var poller = new Poller();
         ValueTask<string> received = pair.Binder.RecvStringAsync(timeout.Token);
         Assert.False(received.IsCompleted);
@@ -30,8 +30,8 @@ public sealed class PollerAndProxyWithAsyncTests
     [Fact]
     public async Task A_socket_used_asynchronously_before_is_refused_by_Poller_Add_even_when_idle()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         using var poller = new Poller();
         pair.Connector.Send("one");
         Assert.Equal("one", await pair.Binder.RecvStringAsync(timeout.Token));
@@ -42,14 +42,14 @@ public sealed class PollerAndProxyWithAsyncTests
         pair.Connector.Send("two");
         Assert.Equal("two", await pair.Binder.RecvStringAsync(timeout.Token));
         pair.Connector.Send("three");
-        Assert.Equal("three", pair.Binder.WithTimeouts().RecvString());
+        Assert.Equal("three", pair.Binder.RecvString());
     }
 
     [Fact]
     public async Task Async_use_of_a_socket_a_Poller_holds_is_refused_and_works_after_Remove()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         using var poller = new Poller();
         int index = poller.Add(pair.Binder, PollEvents.In);
 
@@ -58,7 +58,7 @@ public sealed class PollerAndProxyWithAsyncTests
         Assert.Throws<InvalidOperationException>(() => { _ = pair.Binder.SendAsync("x"u8.ToArray()); });
 
         pair.Connector.Send("polled");
-        Assert.Equal(1, poller.Poll(Waits.SocketTimeoutMs));
+        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
         Assert.True(poller.IsReadable(index));
         Assert.Equal("polled", pair.Binder.RecvString());
 
@@ -72,8 +72,8 @@ public sealed class PollerAndProxyWithAsyncTests
     [Fact]
     public async Task Async_use_works_after_the_Poller_holding_the_socket_is_disposed()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         var poller = new Poller();
         poller.Add(pair.Binder, PollEvents.In);
         poller.Add(pair.Binder, PollEvents.In); // twice: both leases go back on Dispose
@@ -88,12 +88,12 @@ public sealed class PollerAndProxyWithAsyncTests
     [Fact]
     public async Task Proxy_refuses_a_socket_used_asynchronously()
     {
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
         using var frontend = new Socket(context, SocketType.Pull);
         using var backend = new Socket(context, SocketType.Push);
         using var peer = new Socket(context, SocketType.Push);
-        using var timeout = new CancellationTokenSource(Waits.Event);
-        peer.Connect(SocketKit.BindInproc(frontend));
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
+        peer.Connect(Endpoints.BindInproc(frontend));
         peer.Send("one");
         Assert.Equal("one", await frontend.RecvStringAsync(timeout.Token));
 

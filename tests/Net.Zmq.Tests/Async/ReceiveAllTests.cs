@@ -10,8 +10,8 @@ public sealed class ReceiveAllTests
     [Fact]
     public async Task ReceiveAllAsync_yields_every_frame_in_order()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         Task sending = Waits.Run(() =>
         {
             for (int i = 0; i < Count; i++)
@@ -37,13 +37,13 @@ public sealed class ReceiveAllTests
     [Fact]
     public async Task ReceiveAllMultipartAsync_yields_every_whole_message_in_order()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push);
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         Task sending = Waits.Run(() =>
         {
             for (int i = 0; i < Count; i++)
             {
-                SocketKit.SendStrings(pair.Connector, "head", $"body {i}");
+                Frames.SendStrings(pair.Connector, "head", $"body {i}");
             }
         });
 
@@ -68,11 +68,11 @@ public sealed class ReceiveAllTests
     [InlineData(true, true)]
     public async Task The_loop_ends_quietly_when_the_socket_is_disposed_or_the_context_shut_down(bool multipart, bool shutDownContext)
     {
-        Context context = SocketKit.NewContext();
+        Context context = Sockets.NewContext();
         var pull = new Socket(context, SocketType.Pull);
         using var push = new Socket(context, SocketType.Push);
-        using var timeout = new CancellationTokenSource(Waits.Event);
-        push.Connect(SocketKit.BindInproc(pull));
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
+        push.Connect(Endpoints.BindInproc(pull));
         push.Send("one");
         push.Send("two");
 
@@ -127,8 +127,8 @@ public sealed class ReceiveAllTests
     [Fact]
     public async Task Cancellation_ends_the_loop_with_OperationCanceledException()
     {
-        using var pair = ConnectedPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        using var cancel = new CancellationTokenSource(Waits.Event);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var cancel = new CancellationTokenSource(Timeouts.Wait);
         pair.Connector.Send("only");
         int received = 0;
         await Assert.ThrowsAnyAsync<OperationCanceledException>(async () =>

@@ -76,7 +76,7 @@ public sealed class RecvAsyncOverloadTests : PushPullTests
         {
             ValueTask received = Pull.RecvMultipartAsync(message, Timeout.Token);
             string[] frames = Enumerable.Range(0, 3 - round).Select(i => $"round {round} frame {i}").ToArray();
-            SocketKit.SendStrings(Push, frames);
+            Frames.SendStrings(Push, frames);
             await received;
             Assert.Equal(frames, message.Select(frame => frame.ToString()));
         }
@@ -86,7 +86,7 @@ public sealed class RecvAsyncOverloadTests : PushPullTests
     public async Task RecvMultipartAsync_without_a_message_returns_a_new_one_with_every_frame()
     {
         ValueTask<MultipartMessage> received = Pull.RecvMultipartAsync(Timeout.Token);
-        SocketKit.SendStrings(Push, "a", "", "c");
+        Frames.SendStrings(Push, "a", "", "c");
         using MultipartMessage message = await received;
         Assert.Equal(new[] { "a", "", "c" }, message.Select(frame => frame.ToString()));
     }

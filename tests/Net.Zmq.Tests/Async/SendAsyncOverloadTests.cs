@@ -47,7 +47,7 @@ public sealed class SendAsyncOverloadTests : PushPullTests
         await Push.SendAsync("three", SendFlags.SendMore, Timeout.Token);
         await Push.SendAsync(fourth, SendFlags.SendMore, Timeout.Token);
         await Push.SendAsync("five", Timeout.Token);
-        Assert.Equal(new[] { "one", "two", "three", "four", "five" }, SocketKit.RecvStrings(Pull));
+        Assert.Equal(new[] { "one", "two", "three", "four", "five" }, Frames.RecvStrings(Pull));
     }
 
     [Fact]

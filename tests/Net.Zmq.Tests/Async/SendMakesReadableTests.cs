@@ -15,8 +15,8 @@ public sealed class SendMakesReadableTests
     [InlineData(true)]
     public async Task A_receive_parked_while_the_same_dealer_sends_still_sees_every_reply(bool inproc)
     {
-        using var pair = ConnectedPair.Open(SocketType.Router, SocketType.Dealer, inproc);
-        Socket router = pair.Binder.WithTimeouts();
+        using var pair = SocketPair.Open(SocketType.Router, SocketType.Dealer, inproc);
+        Socket router = pair.Binder;
         Socket dealer = pair.Connector;
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
         var echo = BackgroundWork.Start("router echo", () =>
@@ -47,6 +47,6 @@ public sealed class SendMakesReadableTests
             }
         });
 
-        echo.Join(SocketKit.Deadline);
+        echo.Join(Timeouts.Wait);
     }
 }

@@ -14,9 +14,9 @@ public sealed class SyncRacingAsyncTests
     [Fact]
     public async Task Sync_sends_on_a_dealer_with_a_parked_receive_lose_and_corrupt_nothing()
     {
-        using var pair = ConnectedPair.Open(SocketType.Dealer, SocketType.Dealer);
+        using var pair = SocketPair.Open(SocketType.Dealer, SocketType.Dealer);
         Socket dealer = pair.Connector;
-        Socket echo = pair.Binder.WithTimeouts();
+        Socket echo = pair.Binder;
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
         using var window = new SemaphoreSlim(InFlight);
 
@@ -36,7 +36,7 @@ public sealed class SyncRacingAsyncTests
             var payload = new byte[64];
             for (int i = 0; i < Messages; i++)
             {
-                Assert.True(window.Wait(Waits.Event), "the receiver stopped taking replies");
+                Assert.True(window.Wait(Timeouts.Wait), "the receiver stopped taking replies");
                 payload.AsSpan().Fill((byte)i);
                 BitConverter.TryWriteBytes(payload, i);
                 Assert.True(dealer.Send(payload));
@@ -55,7 +55,7 @@ public sealed class SyncRacingAsyncTests
             }
         });
 
-        sending.Join(SocketKit.Deadline);
-        echoing.Join(SocketKit.Deadline);
+        sending.Join(Timeouts.Wait);
+        echoing.Join(Timeouts.Wait);
     }
 }

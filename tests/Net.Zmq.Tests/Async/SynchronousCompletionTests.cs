@@ -11,10 +11,10 @@ public sealed class SynchronousCompletionTests() : PushPullTests(inproc: true)
         using var message = new MultipartMessage();
         using var single = new Message();
         var buffer = new byte[16];
-        SocketKit.SendStrings(Push, "one");
-        SocketKit.SendStrings(Push, "two");
-        SocketKit.SendStrings(Push, "three", "parts");
-        SocketKit.SendStrings(Push, "four");
+        Frames.SendStrings(Push, "one");
+        Frames.SendStrings(Push, "two");
+        Frames.SendStrings(Push, "three", "parts");
+        Frames.SendStrings(Push, "four");
 
         // Over inproc a send has put its frames into the pipe when it returns, so all four are waiting now.
         ValueTask<int> first = Pull.RecvAsync(buffer.AsMemory(), Timeout.Token);

@@ -25,7 +25,7 @@ public sealed class UndisposedAsyncSocketTests
         Assert.True(whileOpen - before >= Sockets, $"{Sockets} connected sockets hold descriptors ({before} -> {whileOpen})");
 
         // A collection finalizes each socket's collector (which unregisters it), the next its native handle.
-        var deadline = DateTime.UtcNow + Waits.Event;
+        var deadline = DateTime.UtcNow + Timeouts.Wait;
         while ((dropped.Any(w => w.IsAlive) || OpenDescriptors() - before > Sockets / 5) && DateTime.UtcNow < deadline)
         {
             GC.Collect();
@@ -46,7 +46,7 @@ public sealed class UndisposedAsyncSocketTests
         {
             var dealer = new Socket(context, SocketType.Dealer);
             dealer.Connect(endpoint);
-            Assert.True(dealer.SendAsync($"hello {i}").AsTask().Wait(Waits.Event), "the async send completed");
+            Assert.True(dealer.SendAsync($"hello {i}").AsTask().Wait(Timeouts.Wait), "the async send completed");
             if (i % 2 == 0)
             {
                 // Half of them also leave a receive parked, never completed and never awaited.

@@ -8,32 +8,32 @@ public class DraftOptionBehaviourTests
     public void RouterNotify_delivers_an_empty_frame_from_a_peer_when_it_connects_and_when_it_disconnects()
     {
         DraftSupport.RequireDraft();
-        using Context context = SocketKit.NewContext();
-        using Socket router = SocketKit.NewSocket(context, SocketType.Router);
+        using Context context = Sockets.NewContext();
+        using Socket router = Sockets.New(context, SocketType.Router);
         router.SetOption(SocketOption.RouterNotify, 3); // ZMQ_NOTIFY_CONNECT | ZMQ_NOTIFY_DISCONNECT
-        string endpoint = SocketKit.BindTcp(router);
+        string endpoint = Endpoints.BindTcp(router);
 
-        using (Socket dealer = SocketKit.NewSocket(context, SocketType.Dealer))
+        using (Socket dealer = Sockets.New(context, SocketType.Dealer))
         {
             dealer.SetOption(SocketOption.RoutingId, "dealer-1");
             dealer.Connect(endpoint);
-            Assert.Equal(["dealer-1", ""], SocketKit.RecvStrings(router));
+            Assert.Equal(["dealer-1", ""], Frames.RecvStrings(router));
         }
 
-        Assert.Equal(["dealer-1", ""], SocketKit.RecvStrings(router));
+        Assert.Equal(["dealer-1", ""], Frames.RecvStrings(router));
     }
 
     [SkippableFact]
     public void HelloMessage_and_DisconnectMessage_reach_the_server_when_a_client_comes_and_goes()
     {
         DraftSupport.RequireDraft();
-        using Context context = SocketKit.NewContext();
-        using Socket server = DraftSupport.NewSocket(context, SocketType.Server);
+        using Context context = Sockets.NewContext();
+        using Socket server = Sockets.New(context, SocketType.Server);
         server.SetOption(SocketOption.DisconnectMessage, "gone"u8);
-        string endpoint = SocketKit.BindTcp(server);
+        string endpoint = Endpoints.BindTcp(server);
 
         uint clientId;
-        using (Socket client = DraftSupport.NewSocket(context, SocketType.Client))
+        using (Socket client = Sockets.New(context, SocketType.Client))
         {
             client.SetOption(SocketOption.HelloMessage, "hello"u8);
             client.Connect(endpoint);
@@ -51,17 +51,17 @@ public class DraftOptionBehaviourTests
     public void OnlyFirstSubscribe_lets_a_frame_after_data_pass_as_data_instead_of_subscribing()
     {
         // In zmq.h's draft section, but handled by every libzmq 4.3 build.
-        using Context context = SocketKit.NewContext();
-        using Socket publisher = SocketKit.NewSocket(context, SocketType.XPub);
-        using Socket subscriber = SocketKit.NewSocket(context, SocketType.XSub);
+        using Context context = Sockets.NewContext();
+        using Socket publisher = Sockets.New(context, SocketType.XPub);
+        using Socket subscriber = Sockets.New(context, SocketType.XSub);
         publisher.SetOption(SocketOption.OnlyFirstSubscribe, true);
         subscriber.SetOption(SocketOption.OnlyFirstSubscribe, true);
-        subscriber.Connect(SocketKit.BindInproc(publisher));
+        subscriber.Connect(Endpoints.BindInproc(publisher));
 
         Assert.True(subscriber.Send("\u0001news"));
         Assert.Equal("\u0001news", publisher.RecvString());
-        SocketKit.SendStrings(subscriber, "data", "\u0001sport");
-        Assert.Equal(["data", "\u0001sport"], SocketKit.RecvStrings(publisher)); // handed over as data
+        Frames.SendStrings(subscriber, "data", "\u0001sport");
+        Assert.Equal(["data", "\u0001sport"], Frames.RecvStrings(publisher)); // handed over as data
 
         Assert.True(publisher.Send("sport 1"));
         Assert.True(publisher.Send("news 1"));

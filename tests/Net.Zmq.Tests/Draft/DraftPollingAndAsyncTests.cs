@@ -8,13 +8,13 @@ public class DraftPollingAndAsyncTests
     public void Poller_waits_on_a_Server_and_a_Dish_together()
     {
         DraftSupport.RequireDraft();
-        using Context context = SocketKit.NewContext();
-        using Socket server = DraftSupport.NewSocket(context, SocketType.Server);
-        using Socket client = DraftSupport.NewSocket(context, SocketType.Client);
-        using Socket radio = DraftSupport.NewSocket(context, SocketType.Radio);
-        using Socket dish = DraftSupport.NewSocket(context, SocketType.Dish);
-        client.Connect(SocketKit.BindTcp(server));
-        dish.Connect(SocketKit.BindInproc(radio));
+        using Context context = Sockets.NewContext();
+        using Socket server = Sockets.New(context, SocketType.Server);
+        using Socket client = Sockets.New(context, SocketType.Client);
+        using Socket radio = Sockets.New(context, SocketType.Radio);
+        using Socket dish = Sockets.New(context, SocketType.Dish);
+        client.Connect(Endpoints.BindTcp(server));
+        dish.Connect(Endpoints.BindInproc(radio));
         dish.Join("g");
         DraftSupport.AwaitJoin(radio, dish, "g");
 
@@ -24,7 +24,7 @@ public class DraftPollingAndAsyncTests
         Assert.Equal(0, poller.Poll(0));
 
         DraftSupport.Send(client, "request");
-        Assert.Equal(1, poller.Poll(SocketKit.TimeoutMs));
+        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
         Assert.True(poller.IsReadable(serverIndex));
         Assert.False(poller.IsReadable(dishIndex));
         Assert.Equal("request", server.RecvString());
@@ -34,7 +34,7 @@ public class DraftPollingAndAsyncTests
             Assert.True(radio.Send(news));
         }
 
-        Assert.Equal(1, poller.Poll(SocketKit.TimeoutMs));
+        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
         Assert.True(poller.IsReadable(dishIndex));
         Assert.False(poller.IsReadable(serverIndex));
         Assert.Equal("news", dish.RecvString());
@@ -45,10 +45,8 @@ public class DraftPollingAndAsyncTests
     public async Task Async_methods_refuse_a_draft_socket_at_once_and_the_blocking_calls_still_work()
     {
         DraftSupport.RequireDraft();
-        using Context context = SocketKit.NewContext();
-        using Socket server = DraftSupport.NewSocket(context, SocketType.Server);
-        using Socket client = DraftSupport.NewSocket(context, SocketType.Client);
-        client.Connect(SocketKit.BindTcp(server));
+        using var pair = SocketPair.Open(SocketType.Server, SocketType.Client);
+        var (server, client) = pair;
         using var message = new Message();
         using var multipart = new MultipartMessage();
 
@@ -73,10 +71,10 @@ public class DraftPollingAndAsyncTests
     public void Draft_sockets_read_their_type_and_report_themselves_thread_safe()
     {
         DraftSupport.RequireDraft();
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
         foreach (SocketType type in Enum.GetValues<SocketType>().Where(type => type >= SocketType.Server))
         {
-            using Socket socket = DraftSupport.NewSocket(context, type);
+            using Socket socket = Sockets.New(context, type);
             Assert.Equal((int)type, socket.GetOption<int>(SocketOption.Type));
             Assert.True(socket.GetOption<bool>(SocketOption.ThreadSafe), $"{type} should be thread-safe");
             Assert.Throws<ZmqException>(() => socket.GetOption<long>(SocketOption.FileDescriptor));

@@ -26,9 +26,6 @@ internal static class DraftSupport
         Assert.Contains("Context.Has(\"draft\")", exception.Message, StringComparison.Ordinal);
     }
 
-    /// <summary>A draft socket whose blocking sends and receives give up after <see cref="SocketKit.TimeoutMs"/>.</summary>
-    public static Socket NewSocket(Context context, SocketType type) => SocketKit.NewSocket(context, type);
-
     /// <summary>Receives one frame into a new message, within the socket's ReceiveTimeout.</summary>
     public static Message Receive(Socket socket)
     {
@@ -78,7 +75,7 @@ internal static class DraftSupport
                 break;
             }
 
-            Assert.True(clock.Elapsed < SocketKit.Deadline, $"The dish never received a probe of group '{group}'.");
+            Assert.True(clock.Elapsed < Timeouts.Wait, $"The dish never received a probe of group '{group}'.");
         }
 
         using (var barrier = new Message("barrier") { Group = group })

@@ -8,10 +8,8 @@ public class RadioDishTests
     public void Dish_receives_only_the_groups_it_joined_over_tcp_and_nothing_after_leaving()
     {
         DraftSupport.RequireDraft();
-        using Context context = SocketKit.NewContext();
-        using Socket radio = DraftSupport.NewSocket(context, SocketType.Radio);
-        using Socket dish = DraftSupport.NewSocket(context, SocketType.Dish);
-        dish.Connect(SocketKit.BindTcp(radio));
+        using var pair = SocketPair.Open(SocketType.Radio, SocketType.Dish);
+        var (radio, dish) = pair;
         dish.Join("weather");
         dish.Join("control");
         DraftSupport.AwaitJoin(radio, dish, "weather");
@@ -34,16 +32,16 @@ public class RadioDishTests
             Assert.Equal("control", received.Group);
         }
 
-        SocketKit.AssertNothingWaiting(dish);
+        Frames.AssertNothingWaiting(dish);
     }
 
     [SkippableFact]
     public void Radio_reaches_a_dish_over_udp()
     {
         DraftSupport.RequireDraft();
-        using Context context = SocketKit.NewContext();
-        using Socket radio = DraftSupport.NewSocket(context, SocketType.Radio);
-        using Socket dish = DraftSupport.NewSocket(context, SocketType.Dish);
+        using Context context = Sockets.NewContext();
+        using Socket radio = Sockets.New(context, SocketType.Radio);
+        using Socket dish = Sockets.New(context, SocketType.Dish);
         string endpoint = $"udp://127.0.0.1:{FreeUdpPort()}";
         dish.Bind(endpoint);
         dish.Join("telemetry");
@@ -62,8 +60,8 @@ public class RadioDishTests
     public void Join_twice_and_Leave_without_Join_are_refused_with_EINVAL()
     {
         DraftSupport.RequireDraft();
-        using Context context = SocketKit.NewContext();
-        using Socket dish = DraftSupport.NewSocket(context, SocketType.Dish);
+        using Context context = Sockets.NewContext();
+        using Socket dish = Sockets.New(context, SocketType.Dish);
         dish.Join("a");
 
         var twice = Assert.Throws<ZmqException>(() => dish.Join("a"));
@@ -79,9 +77,9 @@ public class RadioDishTests
     public void Join_and_Leave_are_for_Dish_sockets_only()
     {
         DraftSupport.RequireDraft();
-        using Context context = SocketKit.NewContext();
-        using Socket radio = DraftSupport.NewSocket(context, SocketType.Radio);
-        using Socket sub = DraftSupport.NewSocket(context, SocketType.Sub);
+        using Context context = Sockets.NewContext();
+        using Socket radio = Sockets.New(context, SocketType.Radio);
+        using Socket sub = Sockets.New(context, SocketType.Sub);
 
         Assert.Contains("Dish", Assert.Throws<NotSupportedException>(() => radio.Join("g")).Message, StringComparison.Ordinal);
         Assert.Contains("Dish", Assert.Throws<NotSupportedException>(() => sub.Leave("g")).Message, StringComparison.Ordinal);
@@ -90,8 +88,8 @@ public class RadioDishTests
     [Fact]
     public void Join_checks_the_group_name_before_anything_else()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket sub = SocketKit.NewSocket(context, SocketType.Sub);
+        using Context context = Sockets.NewContext();
+        using Socket sub = Sockets.New(context, SocketType.Sub);
 
         Assert.Throws<ArgumentNullException>(() => sub.Join(null!));
         Assert.Throws<ArgumentException>(() => sub.Join(""));

@@ -8,11 +8,11 @@ public class ScatterGatherPeerChannelTests
     public void Gather_fair_queues_what_two_scatters_send()
     {
         DraftSupport.RequireDraft();
-        using Context context = SocketKit.NewContext();
-        using Socket gather = DraftSupport.NewSocket(context, SocketType.Gather);
-        using Socket left = DraftSupport.NewSocket(context, SocketType.Scatter);
-        using Socket right = DraftSupport.NewSocket(context, SocketType.Scatter);
-        string endpoint = SocketKit.BindTcp(gather);
+        using Context context = Sockets.NewContext();
+        using Socket gather = Sockets.New(context, SocketType.Gather);
+        using Socket left = Sockets.New(context, SocketType.Scatter);
+        using Socket right = Sockets.New(context, SocketType.Scatter);
+        string endpoint = Endpoints.BindTcp(gather);
         left.Connect(endpoint);
         right.Connect(endpoint);
 
@@ -36,11 +36,11 @@ public class ScatterGatherPeerChannelTests
     public void Peers_connect_to_each_other_with_ConnectPeer_and_answer_by_routing_id()
     {
         DraftSupport.RequireDraft();
-        using Context context = SocketKit.NewContext();
-        using Socket alice = DraftSupport.NewSocket(context, SocketType.Peer);
-        using Socket bob = DraftSupport.NewSocket(context, SocketType.Peer);
-        string aliceEndpoint = SocketKit.BindTcp(alice);
-        string bobEndpoint = SocketKit.BindTcp(bob);
+        using Context context = Sockets.NewContext();
+        using Socket alice = Sockets.New(context, SocketType.Peer);
+        using Socket bob = Sockets.New(context, SocketType.Peer);
+        string aliceEndpoint = Endpoints.BindTcp(alice);
+        string bobEndpoint = Endpoints.BindTcp(bob);
 
         uint aliceToBob = alice.ConnectPeer(bobEndpoint);
         uint bobToAlice = bob.ConnectPeer(aliceEndpoint);
@@ -73,9 +73,9 @@ public class ScatterGatherPeerChannelTests
     public void ConnectPeer_is_refused_on_other_types_and_with_Immediate()
     {
         DraftSupport.RequireDraft();
-        using Context context = SocketKit.NewContext();
-        using Socket client = DraftSupport.NewSocket(context, SocketType.Client);
-        using Socket peer = DraftSupport.NewSocket(context, SocketType.Peer);
+        using Context context = Sockets.NewContext();
+        using Socket client = Sockets.New(context, SocketType.Client);
+        using Socket peer = Sockets.New(context, SocketType.Peer);
         peer.SetOption(SocketOption.Immediate, true);
 
         Assert.Throws<NotSupportedException>(() => client.ConnectPeer("tcp://127.0.0.1:1"));
@@ -88,10 +88,8 @@ public class ScatterGatherPeerChannelTests
     public void Channel_pair_talks_both_ways_over_inproc()
     {
         DraftSupport.RequireDraft();
-        using Context context = SocketKit.NewContext();
-        using Socket left = DraftSupport.NewSocket(context, SocketType.Channel);
-        using Socket right = DraftSupport.NewSocket(context, SocketType.Channel);
-        right.Connect(SocketKit.BindInproc(left));
+        using var pair = SocketPair.Open(SocketType.Channel, SocketType.Channel, inproc: true);
+        var (left, right) = pair;
 
         Assert.True(left.Send("ping"));
         Assert.Equal("ping", right.RecvString());

@@ -8,11 +8,11 @@ public class ServerClientTests
     public void Server_answers_each_client_through_the_routing_id_its_request_carried()
     {
         DraftSupport.RequireDraft();
-        using Context context = SocketKit.NewContext();
-        using Socket server = DraftSupport.NewSocket(context, SocketType.Server);
-        using Socket first = DraftSupport.NewSocket(context, SocketType.Client);
-        using Socket second = DraftSupport.NewSocket(context, SocketType.Client);
-        string endpoint = SocketKit.BindTcp(server);
+        using Context context = Sockets.NewContext();
+        using Socket server = Sockets.New(context, SocketType.Server);
+        using Socket first = Sockets.New(context, SocketType.Client);
+        using Socket second = Sockets.New(context, SocketType.Client);
+        string endpoint = Endpoints.BindTcp(server);
         first.Connect(endpoint);
         second.Connect(endpoint);
 
@@ -32,16 +32,16 @@ public class ServerClientTests
 
         Assert.Equal("to first", first.RecvString());
         Assert.Equal("to second", second.RecvString());
-        SocketKit.AssertNothingWaiting(first);
-        SocketKit.AssertNothingWaiting(second);
+        Frames.AssertNothingWaiting(first);
+        Frames.AssertNothingWaiting(second);
     }
 
     [SkippableFact]
     public void Server_send_to_an_unknown_routing_id_fails_with_EHOSTUNREACH()
     {
         DraftSupport.RequireDraft();
-        using Context context = SocketKit.NewContext();
-        using Socket server = DraftSupport.NewSocket(context, SocketType.Server);
+        using Context context = Sockets.NewContext();
+        using Socket server = Sockets.New(context, SocketType.Server);
         using var message = new Message("nobody") { RoutingId = 12345 };
 
         var ex = Assert.Throws<ZmqException>(() => server.Send(message));
@@ -53,10 +53,8 @@ public class ServerClientTests
     public async Task Client_and_server_exchange_many_requests_from_two_threads_at_once()
     {
         DraftSupport.RequireDraft();
-        using Context context = SocketKit.NewContext();
-        using Socket server = DraftSupport.NewSocket(context, SocketType.Server);
-        using Socket client = DraftSupport.NewSocket(context, SocketType.Client);
-        client.Connect(SocketKit.BindTcp(server));
+        using var pair = SocketPair.Open(SocketType.Server, SocketType.Client);
+        var (server, client) = pair;
         const int Requests = 200;
 
         // Draft sockets are thread-safe: one thread sends while another receives on the same client.

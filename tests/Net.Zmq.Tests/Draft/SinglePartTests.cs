@@ -8,10 +8,8 @@ public class SinglePartTests
     public void SendMore_and_multipart_sends_are_refused_before_anything_is_queued_then_a_single_part_send_works()
     {
         DraftSupport.RequireDraft();
-        using Context context = SocketKit.NewContext();
-        using Socket left = DraftSupport.NewSocket(context, SocketType.Channel);
-        using Socket right = DraftSupport.NewSocket(context, SocketType.Channel);
-        right.Connect(SocketKit.BindInproc(left));
+        using var pair = SocketPair.Open(SocketType.Channel, SocketType.Channel, inproc: true);
+        var (left, right) = pair;
 
         var sendMore = Assert.Throws<ArgumentException>(() => left.Send("first part", SendFlags.SendMore));
         Assert.Contains("single-part", sendMore.Message, StringComparison.Ordinal);
@@ -30,7 +28,7 @@ public class SinglePartTests
             Assert.Contains("2 frames", multipart.Message, StringComparison.Ordinal);
         }
 
-        SocketKit.AssertNothingWaiting(right);
+        Frames.AssertNothingWaiting(right);
         Assert.True(left.Send("whole"));
         Assert.True(left.SendMultipart(["one frame"u8.ToArray()]));
 
@@ -38,6 +36,6 @@ public class SinglePartTests
         Assert.Single(received);
         Assert.Equal("whole", received[0].ToString());
         Assert.Equal("one frame", right.RecvString());
-        SocketKit.AssertNothingWaiting(right);
+        Frames.AssertNothingWaiting(right);
     }
 }

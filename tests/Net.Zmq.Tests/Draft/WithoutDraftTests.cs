@@ -12,7 +12,7 @@ public class WithoutDraftTests
     public void Creating_a_draft_socket_throws_NotSupportedException(SocketType type)
     {
         DraftSupport.RequireNoDraft();
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
 
         var ex = Assert.Throws<NotSupportedException>(() => new Socket(context, type));
 
@@ -38,10 +38,8 @@ public class WithoutDraftTests
     {
         DraftSupport.RequireNoDraft();
         Assert.False(Context.Has("draft"));
-        using Context context = SocketKit.NewContext();
-        using Socket left = SocketKit.NewSocket(context, SocketType.Pair);
-        using Socket right = SocketKit.NewSocket(context, SocketType.Pair);
-        right.Connect(SocketKit.BindInproc(left));
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (left, right) = pair;
 
         Assert.True(left.Send("still fine"));
         Assert.Equal("still fine", right.RecvString());
@@ -52,7 +50,7 @@ public class WithoutDraftTests
     {
         DraftSupport.RequireDraft();
         Assert.True(Context.Has("draft"));
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
         using var socket = new Socket(context, SocketType.Server);
         Assert.Equal(SocketType.Server, socket.Type);
     }

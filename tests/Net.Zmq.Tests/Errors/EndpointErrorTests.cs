@@ -88,7 +88,7 @@ public class EndpointErrorTests
         using var context = new Context();
         using var first = new Socket(context, SocketType.Pull);
         using var second = new Socket(context, SocketType.Pull);
-        string endpoint = Endpoints.UniqueInproc();
+        string endpoint = Endpoints.NewInproc();
         first.Bind(endpoint);
 
         var ex = Assert.Throws<ZmqException>(() => second.Bind(endpoint));
@@ -103,7 +103,7 @@ public class EndpointErrorTests
         using var socket = new Socket(context, SocketType.Pull);
 
         var tcp = Assert.Throws<ZmqException>(() => socket.Unbind("tcp://127.0.0.1:5999"));
-        var inproc = Assert.Throws<ZmqException>(() => socket.Unbind(Endpoints.UniqueInproc()));
+        var inproc = Assert.Throws<ZmqException>(() => socket.Unbind(Endpoints.NewInproc()));
 
         Assert.Equal(ZmqError.ENOENT, tcp.ErrorNumber);
         Assert.Equal(ZmqError.ENOENT, inproc.ErrorNumber);
@@ -126,7 +126,7 @@ public class EndpointErrorTests
         using var context = new Context();
         using var first = new Socket(context, SocketType.Pull);
         using var second = new Socket(context, SocketType.Pull);
-        string endpoint = Endpoints.UniqueInproc();
+        string endpoint = Endpoints.NewInproc();
         first.Bind(endpoint);
 
         first.Unbind(endpoint);

@@ -46,7 +46,7 @@ public class SocketTypeErrorTests
         using var context = new Context();
         using var rep = new Socket(context, SocketType.Rep);
         using var req = new Socket(context, SocketType.Req);
-        string endpoint = Endpoints.UniqueInproc();
+        string endpoint = Endpoints.NewInproc();
         rep.Bind(endpoint);
         req.Connect(endpoint);
         req.Send("first");
@@ -83,7 +83,7 @@ public class SocketTypeErrorTests
     {
         using var context = new Context();
         using var pull = new Socket(context, SocketType.Pull);
-        pull.Bind(Endpoints.UniqueInproc());
+        pull.Bind(Endpoints.NewInproc());
         pull.SetOption(SocketOption.ReceiveTimeout, 10);
 
         var ex = Assert.Throws<ZmqException>(() => pull.RecvString());

@@ -18,7 +18,7 @@ public class BlockingCallsEndOnShutdownTests
         {
             using var poller = new Poller();
             poller.Add(s, PollEvents.In);
-            poller.Poll(Waits.SocketTimeoutMs);
+            poller.Poll(Timeouts.WaitMs);
         },
     };
 
@@ -29,10 +29,10 @@ public class BlockingCallsEndOnShutdownTests
     public async Task Blocking_receive_on_another_thread_ends_with_ContextTerminatedException_on_Shutdown(string call)
     {
         using var context = new Context();
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        pull.Bind(Endpoints.UniqueInproc());
+        using var pull = Sockets.New(context, SocketType.Pull);
+        pull.Bind(Endpoints.NewInproc());
 
-        Task receive = StartBlocked(() => s_blockingCalls[call](pull));
+        Task receive = Waits.StartBlocked(() => s_blockingCalls[call](pull));
         context.Shutdown();
 
         Assert.True(await Waits.FinishesAsync(receive), "the blocking call did not end after Shutdown");
@@ -44,10 +44,10 @@ public class BlockingCallsEndOnShutdownTests
     public async Task Blocking_receive_on_another_thread_ends_with_ContextTerminatedException_on_Dispose()
     {
         var context = new Context();
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        pull.Bind(Endpoints.UniqueInproc());
+        using var pull = Sockets.New(context, SocketType.Pull);
+        pull.Bind(Endpoints.NewInproc());
 
-        Task receive = StartBlocked(() => pull.RecvBytes());
+        Task receive = Waits.StartBlocked(() => pull.RecvBytes());
         context.Dispose();
 
         Assert.True(await Waits.FinishesAsync(receive), "the blocking call did not end after Dispose");
@@ -58,9 +58,9 @@ public class BlockingCallsEndOnShutdownTests
     public async Task Blocking_send_on_another_thread_ends_with_ContextTerminatedException_on_Shutdown()
     {
         using var context = new Context();
-        using var push = new Socket(context, SocketType.Push).WithTimeouts(); // no peer: a send blocks
+        using var push = Sockets.New(context, SocketType.Push); // no peer: a send blocks
 
-        Task send = StartBlocked(() => push.Send("stuck"));
+        Task send = Waits.StartBlocked(() => push.Send("stuck"));
         context.Shutdown();
 
         Assert.True(await Waits.FinishesAsync(send), "the blocking send did not end after Shutdown");
@@ -77,7 +77,7 @@ public class BlockingCallsEndOnShutdownTests
 
         Assert.Throws<ContextTerminatedException>(() => socket.Send("x"));
         Assert.Throws<ContextTerminatedException>(() => socket.Recv(new byte[4], RecvFlags.DontWait));
-        Assert.Throws<ContextTerminatedException>(() => socket.Bind(Endpoints.UniqueInproc()));
+        Assert.Throws<ContextTerminatedException>(() => socket.Bind(Endpoints.NewInproc()));
         Assert.Throws<ContextTerminatedException>(() => new Socket(context, SocketType.Pair));
     }
 
@@ -90,18 +90,5 @@ public class BlockingCallsEndOnShutdownTests
         context.Shutdown();
 
         Assert.Throws<ContextTerminatedException>(() => new Socket(context, SocketType.Pair));
-    }
-
-    /// <summary>Starts <paramref name="call"/> on its own thread and returns once that thread is about to block in it.</summary>
-    private static Task StartBlocked(Action call)
-    {
-        using var started = new ManualResetEventSlim();
-        Task task = Waits.Run(() =>
-        {
-            started.Set();
-            call();
-        });
-        Assert.True(started.Wait(Waits.Event));
-        return task;
     }
 }

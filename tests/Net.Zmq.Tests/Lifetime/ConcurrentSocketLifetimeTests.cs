@@ -15,13 +15,13 @@ public class ConcurrentSocketLifetimeTests
 
         Task<int>[] workers = Enumerable.Range(0, Threads).Select(_ => Waits.Run(() =>
         {
-            barrier.SignalAndWait(Waits.Event);
+            barrier.SignalAndWait(Timeouts.Wait);
             int exchanged = 0;
             for (int i = 0; i < Iterations; i++)
             {
-                string endpoint = Endpoints.UniqueInproc();
-                using var server = new Socket(context, SocketType.Pair).WithTimeouts();
-                using var client = new Socket(context, SocketType.Pair).WithTimeouts();
+                string endpoint = Endpoints.NewInproc();
+                using var server = Sockets.New(context, SocketType.Pair);
+                using var client = Sockets.New(context, SocketType.Pair);
                 server.Bind(endpoint);
                 client.Connect(endpoint);
                 client.Send($"message {i}");
@@ -55,7 +55,7 @@ public class ConcurrentSocketLifetimeTests
 
         Task<Exception?>[] workers = Enumerable.Range(0, Threads).Select(_ => Waits.Run(() => CreateUntilTerminated(context, SocketsPerThread, running))).ToArray();
 
-        Assert.True(running.Wait(Waits.Event));
+        Assert.True(running.Wait(Timeouts.Wait));
         context.Dispose();
 
         Assert.True(await Waits.FinishesAsync(Task.WhenAll(workers)), "a worker kept going after Dispose");

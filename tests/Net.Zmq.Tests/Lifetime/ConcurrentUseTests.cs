@@ -12,9 +12,9 @@ public sealed class ConcurrentUseTests
     [Fact]
     public async Task A_thread_calling_a_socket_while_another_is_inside_a_call_gets_InvalidOperationException()
     {
-        using var context = SocketKit.NewContext();
-        using var router = SocketKit.NewSocket(context, SocketType.Router);
-        using var dealer = SocketKit.NewSocket(context, SocketType.Dealer);
+        using var context = Sockets.NewContext();
+        using var router = Sockets.New(context, SocketType.Router);
+        using var dealer = Sockets.New(context, SocketType.Dealer);
         router.Bind("tcp://127.0.0.1:*");
         dealer.Connect(router.LastEndpoint);
         dealer.Send("hello");
@@ -25,7 +25,7 @@ public sealed class ConcurrentUseTests
         // receive when it starts while this thread is inside a send.
         InvalidOperationException? refused = null;
         Task<string> receiving = Waits.Run(() => dealer.RecvString());
-        var deadline = DateTime.UtcNow + Waits.Event;
+        var deadline = DateTime.UtcNow + Timeouts.Wait;
         while (refused is null && DateTime.UtcNow < deadline)
         {
             if (receiving.IsFaulted)
@@ -56,7 +56,7 @@ public sealed class ConcurrentUseTests
 
         router.Send(dealerId, SendFlags.SendMore);
         router.Send("answer");
-        Assert.Equal("answer", await receiving.WaitAsync(Waits.Event));
+        Assert.Equal("answer", await receiving.WaitAsync(Timeouts.Wait));
 
         // Once the call is over, any thread may use the socket again.
         await Waits.Run(() => dealer.Send("after"));
@@ -72,9 +72,9 @@ public sealed class ConcurrentUseTests
     [Fact]
     public async Task Two_threads_sending_at_once_never_crash_the_process_and_every_refused_send_says_why()
     {
-        using var context = SocketKit.NewContext();
-        using var pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using var push = SocketKit.NewSocket(context, SocketType.Push);
+        using var context = Sockets.NewContext();
+        using var pull = Sockets.New(context, SocketType.Pull);
+        using var push = Sockets.New(context, SocketType.Push);
         pull.Bind("inproc://concurrent-use-" + Guid.NewGuid().ToString("N"));
         push.SetOption(SocketOption.SendHighWatermark, 0);
         pull.SetOption(SocketOption.ReceiveHighWatermark, 0);

@@ -14,7 +14,7 @@ public class ContextDisposeWithOpenSocketsTests
     {
         var context = new Context();
         var idle = new Socket(context, SocketType.Pair);
-        idle.Bind(Endpoints.UniqueInproc());
+        idle.Bind(Endpoints.NewInproc());
         var stuck = new Socket(context, SocketType.Push);
         stuck.Connect($"tcp://127.0.0.1:{UnusedPort()}");
         for (int i = 0; i < 10; i++)
@@ -31,8 +31,8 @@ public class ContextDisposeWithOpenSocketsTests
         // may still succeed for a moment: libzmq throttles command processing on that path).
         AssertTerminatedOrDisposed(() => idle.Send("x"));
         AssertTerminatedOrDisposed(() => idle.Recv(new byte[4]));
-        AssertTerminatedOrDisposed(() => stuck.Connect(Endpoints.UniqueInproc()));
-        AssertTerminatedOrDisposed(() => stuck.Bind(Endpoints.UniqueInproc()));
+        AssertTerminatedOrDisposed(() => stuck.Connect(Endpoints.NewInproc()));
+        AssertTerminatedOrDisposed(() => stuck.Bind(Endpoints.NewInproc()));
 
         stopwatch.Restart();
         idle.Dispose();
@@ -83,7 +83,7 @@ public class ContextDisposeWithOpenSocketsTests
         for (int i = 0; i < 50; i++)
         {
             var socket = new Socket(context, (SocketType)(i % 11));
-            socket.Bind(Endpoints.UniqueInproc());
+            socket.Bind(Endpoints.NewInproc());
             sockets.Add(socket);
         }
 

@@ -14,15 +14,9 @@ public class DisposeRacingRecvTests
         for (int attempt = 0; attempt < Attempts; attempt++)
         {
             using var context = new Context();
-            var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-            pull.Bind(Endpoints.UniqueInproc());
-            using var started = new ManualResetEventSlim();
-            Task receive = Waits.Run(() =>
-            {
-                started.Set();
-                pull.Recv(new byte[16]);
-            });
-            Assert.True(started.Wait(Waits.Event));
+            var pull = Sockets.New(context, SocketType.Pull);
+            pull.Bind(Endpoints.NewInproc());
+            Task receive = Waits.StartBlocked(() => pull.Recv(new byte[16]));
 
             pull.Dispose();
             context.Shutdown();
@@ -47,16 +41,10 @@ public class DisposeRacingRecvTests
     public async Task Socket_Dispose_while_a_Recv_is_in_flight_closes_the_socket_once_the_Recv_returns()
     {
         using var context = new Context();
-        string endpoint = Endpoints.UniqueInproc();
-        var pull = new Socket(context, SocketType.Pull).WithTimeouts();
+        string endpoint = Endpoints.NewInproc();
+        var pull = Sockets.New(context, SocketType.Pull);
         pull.Bind(endpoint);
-        using var started = new ManualResetEventSlim();
-        Task<string> receive = Waits.Run(() =>
-        {
-            started.Set();
-            return pull.RecvString();
-        });
-        Assert.True(started.Wait(Waits.Event));
+        Task<string> receive = Waits.StartBlocked(() => pull.RecvString());
 
         pull.Dispose();
         using (var push = new Socket(context, SocketType.Push))

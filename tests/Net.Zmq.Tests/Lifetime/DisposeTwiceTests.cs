@@ -15,7 +15,7 @@ public class DisposeTwiceTests
 
         Assert.True(socket.IsDisposed);
         using var another = new Socket(context, SocketType.Pair); // the context is unaffected
-        another.Bind(Endpoints.UniqueInproc());
+        another.Bind(Endpoints.NewInproc());
     }
 
     [Fact]
@@ -59,7 +59,7 @@ public class DisposeTwiceTests
         poller.Dispose();
 
         Assert.Equal(0, poller.Count);
-        socket.Bind(Endpoints.UniqueInproc()); // the socket is still usable on its own
+        socket.Bind(Endpoints.NewInproc()); // the socket is still usable on its own
     }
 
     [Fact]
@@ -86,7 +86,7 @@ public class DisposeTwiceTests
 
         Task[] disposers = Enumerable.Range(0, Threads).Select(_ => Waits.Run(() =>
         {
-            barrier.SignalAndWait(Waits.Event);
+            barrier.SignalAndWait(Timeouts.Wait);
             socket.Dispose();
         })).ToArray();
 

@@ -39,7 +39,7 @@ public class FinalizationTests
 
         Assert.False(socket.IsAlive);
         using var another = new Socket(context, SocketType.Pair);
-        another.Bind(Endpoints.UniqueInproc());
+        another.Bind(Endpoints.NewInproc());
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -64,7 +64,7 @@ public class FinalizationTests
     private static WeakReference AbandonSocket(Context context)
     {
         var socket = new Socket(context, SocketType.Dealer);
-        socket.Bind(Endpoints.UniqueInproc());
+        socket.Bind(Endpoints.NewInproc());
         return new WeakReference(socket);
     }
 }

@@ -13,9 +13,9 @@ public class SocketKeepsContextAliveTests
 
         Assert.True(await Waits.FinishesAsync(Waits.Run(CollectEverything)), "the GC and finalizers did not finish");
 
-        string endpoint = Endpoints.UniqueInproc();
+        string endpoint = Endpoints.NewInproc();
         server.Bind(endpoint);
-        using (var client = new Socket(server.Context, SocketType.Pair).WithTimeouts())
+        using (var client = Sockets.New(server.Context, SocketType.Pair))
         {
             client.Connect(endpoint);
             client.Send("still alive");
@@ -33,7 +33,7 @@ public class SocketKeepsContextAliveTests
         Socket pull = CreateSocketAndDropContext(SocketType.Pull);
         pull.WithTimeouts();
         pull.Bind(Endpoints.EphemeralTcp);
-        Socket push = new Socket(pull.Context, SocketType.Push).WithTimeouts();
+        Socket push = Sockets.New(pull.Context, SocketType.Push);
         push.Connect(pull.LastEndpoint);
 
         for (int i = 0; i < 3; i++)

@@ -6,8 +6,8 @@ public class UseAfterDisposeTests
 {
     private static readonly Dictionary<string, Action<Socket>> s_members = new()
     {
-        ["Bind"] = s => s.Bind(Endpoints.UniqueInproc()),
-        ["Connect"] = s => s.Connect(Endpoints.UniqueInproc()),
+        ["Bind"] = s => s.Bind(Endpoints.NewInproc()),
+        ["Connect"] = s => s.Connect(Endpoints.NewInproc()),
         ["Unbind"] = s => s.Unbind("tcp://127.0.0.1:5999"),
         ["Disconnect"] = s => s.Disconnect("tcp://127.0.0.1:5999"),
         ["Subscribe(string)"] = s => s.Subscribe("topic"),
@@ -156,7 +156,7 @@ public class UseAfterDisposeTests
 
         socket.Dispose();
 
-        Assert.Throws<ObjectDisposedException>(() => socket.Bind(Endpoints.UniqueInproc()));
+        Assert.Throws<ObjectDisposedException>(() => socket.Bind(Endpoints.NewInproc()));
         Assert.Throws<ObjectDisposedException>(() => socket.GetOption<int>(SocketOption.Linger));
     }
 
@@ -179,15 +179,9 @@ public class UseAfterDisposeTests
     public async Task Socket_disposed_while_another_thread_is_blocked_in_Recv_refuses_further_calls_at_once()
     {
         using var context = new Context();
-        var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        pull.Bind(Endpoints.UniqueInproc());
-        using var started = new ManualResetEventSlim();
-        Task receive = Waits.Run(() =>
-        {
-            started.Set();
-            pull.RecvBytes();
-        });
-        Assert.True(started.Wait(Waits.Event));
+        var pull = Sockets.New(context, SocketType.Pull);
+        pull.Bind(Endpoints.NewInproc());
+        Task receive = Waits.StartBlocked(() => pull.RecvBytes());
 
         pull.Dispose();
         bool reportedDisposed = pull.IsDisposed;

@@ -50,8 +50,8 @@ public class InlineAndLargeFrameTests
     {
         byte[] source = Pattern(size, seed: 7);
         using var context = new Context();
-        using var push = new Socket(context, SocketType.Push).WithTimeouts();
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
+        using var push = Sockets.New(context, SocketType.Push);
+        using var pull = Sockets.New(context, SocketType.Pull);
         pull.Bind(Endpoints.EphemeralTcp);
         push.Connect(pull.LastEndpoint);
 
@@ -72,12 +72,8 @@ public class InlineAndLargeFrameTests
     public void Sized_message_filled_through_Data_arrives_intact_over_inproc(int size)
     {
         byte[] source = Pattern(size, seed: 3);
-        using var context = new Context();
-        using var push = new Socket(context, SocketType.Push).WithTimeouts();
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        string endpoint = Endpoints.UniqueInproc();
-        pull.Bind(endpoint);
-        push.Connect(endpoint);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
 
         using (var outgoing = new Message(size))
         {

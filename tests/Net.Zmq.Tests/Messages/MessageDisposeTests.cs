@@ -18,12 +18,8 @@ public class MessageDisposeTests
     [Fact]
     public void Dispose_after_send_is_harmless()
     {
-        using var context = new Context();
-        using var push = new Socket(context, SocketType.Push).WithTimeouts();
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        string endpoint = Endpoints.UniqueInproc();
-        pull.Bind(endpoint);
-        push.Connect(endpoint);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         var message = new Message(new byte[1000]);
         push.Send(message);
 

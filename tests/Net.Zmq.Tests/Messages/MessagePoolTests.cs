@@ -1,26 +1,16 @@
+using Net.Zmq.Tests.Support;
+
 namespace Net.Zmq.Tests.Messages;
 
 public sealed class MessagePoolTests : IDisposable
 {
-    private readonly Context _context = new();
+    private readonly SocketPair _pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
     private readonly Socket _push;
     private readonly Socket _pull;
 
-    public MessagePoolTests()
-    {
-        _push = new Socket(_context, SocketType.Push);
-        _pull = new Socket(_context, SocketType.Pull);
-        _pull.SetOption(SocketOption.ReceiveTimeout, 5000);
-        _pull.Bind($"inproc://pool-{Guid.NewGuid():N}");
-        _push.Connect(_pull.LastEndpoint);
-    }
+    public MessagePoolTests() => (_pull, _push) = _pair;
 
-    public void Dispose()
-    {
-        _push.Dispose();
-        _pull.Dispose();
-        _context.Dispose();
-    }
+    public void Dispose() => _pair.Dispose();
 
     [Fact]
     public void A_rented_message_has_the_requested_size_and_carries_its_bytes()

@@ -9,8 +9,8 @@ public class MessageReuseTests
     {
         int[] sizes = [0, 1, 33, 34, 5, 100_000, 2, 8192, 0, 33, 1 << 20, 7];
         using var context = new Context();
-        using var push = new Socket(context, SocketType.Push).WithTimeouts();
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
+        using var push = Sockets.New(context, SocketType.Push);
+        using var pull = Sockets.New(context, SocketType.Pull);
         pull.Bind(Endpoints.EphemeralTcp);
         push.Connect(pull.LastEndpoint);
         for (int i = 0; i < sizes.Length; i++)
@@ -30,12 +30,8 @@ public class MessageReuseTests
     [Fact]
     public void Received_message_can_be_sent_on_and_then_receive_again()
     {
-        using var context = new Context();
-        using var first = new Socket(context, SocketType.Pair).WithTimeouts();
-        using var second = new Socket(context, SocketType.Pair).WithTimeouts();
-        string endpoint = Endpoints.UniqueInproc();
-        first.Bind(endpoint);
-        second.Connect(endpoint);
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (first, second) = pair;
         using var message = new Message();
 
         first.Send("one");
@@ -52,12 +48,8 @@ public class MessageReuseTests
     [Fact]
     public void More_tells_which_received_frames_have_followers()
     {
-        using var context = new Context();
-        using var first = new Socket(context, SocketType.Pair).WithTimeouts();
-        using var second = new Socket(context, SocketType.Pair).WithTimeouts();
-        string endpoint = Endpoints.UniqueInproc();
-        first.Bind(endpoint);
-        second.Connect(endpoint);
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (first, second) = pair;
         first.Send("a", SendFlags.SendMore);
         first.Send("b", SendFlags.SendMore);
         first.Send("c");

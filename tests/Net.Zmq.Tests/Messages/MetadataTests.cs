@@ -18,8 +18,8 @@ public class MetadataTests
     public void Frame_received_over_tcp_names_the_senders_socket_type_and_address(SocketType senderType, SocketType receiverType, string expectedType)
     {
         using var context = new Context();
-        using var receiver = new Socket(context, receiverType).WithTimeouts();
-        using var sender = new Socket(context, senderType).WithTimeouts();
+        using var receiver = Sockets.New(context, receiverType);
+        using var sender = Sockets.New(context, senderType);
         receiver.Bind(Endpoints.EphemeralTcp);
         sender.Connect(receiver.LastEndpoint);
         sender.Send("hello");
@@ -40,8 +40,8 @@ public class MetadataTests
     public void Frame_from_a_peer_with_a_routing_id_carries_it_as_Routing_Id()
     {
         using var context = new Context();
-        using var router = new Socket(context, SocketType.Router).WithTimeouts();
-        using var dealer = new Socket(context, SocketType.Dealer).WithTimeouts();
+        using var router = Sockets.New(context, SocketType.Router);
+        using var dealer = Sockets.New(context, SocketType.Dealer);
         dealer.SetOption(SocketOption.RoutingId, "alice");
         router.Bind(Endpoints.EphemeralTcp);
         dealer.Connect(router.LastEndpoint);
@@ -60,8 +60,8 @@ public class MetadataTests
     public void Unknown_property_is_null()
     {
         using var context = new Context();
-        using var receiver = new Socket(context, SocketType.Pull).WithTimeouts();
-        using var sender = new Socket(context, SocketType.Push).WithTimeouts();
+        using var receiver = Sockets.New(context, SocketType.Pull);
+        using var sender = Sockets.New(context, SocketType.Push);
         receiver.Bind(Endpoints.EphemeralTcp);
         sender.Connect(receiver.LastEndpoint);
         sender.Send("hello");

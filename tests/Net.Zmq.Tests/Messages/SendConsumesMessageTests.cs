@@ -9,12 +9,8 @@ public class SendConsumesMessageTests
     [InlineData("a frame long enough that libzmq keeps it outside the zmq_msg_t structure")]
     public void Send_leaves_the_message_empty_but_not_disposed(string text)
     {
-        using var context = new Context();
-        using var push = new Socket(context, SocketType.Push).WithTimeouts();
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        string endpoint = Endpoints.UniqueInproc();
-        pull.Bind(endpoint);
-        push.Connect(endpoint);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         using var message = new Message(text);
 
         Assert.True(push.Send(message));
@@ -28,12 +24,8 @@ public class SendConsumesMessageTests
     [Fact]
     public void Sent_message_can_be_reused_to_receive()
     {
-        using var context = new Context();
-        using var left = new Socket(context, SocketType.Pair).WithTimeouts();
-        using var right = new Socket(context, SocketType.Pair).WithTimeouts();
-        string endpoint = Endpoints.UniqueInproc();
-        left.Bind(endpoint);
-        right.Connect(endpoint);
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (left, right) = pair;
         using var message = new Message("request");
 
         left.Send(message);

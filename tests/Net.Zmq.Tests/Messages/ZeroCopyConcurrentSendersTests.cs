@@ -16,7 +16,7 @@ public class ZeroCopyConcurrentSendersTests
         int freed = 0;
         using var allFreed = new ManualResetEventSlim();
         using var context = new Context();
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
+        using var pull = Sockets.New(context, SocketType.Pull);
         pull.Bind(Endpoints.EphemeralTcp);
         string endpoint = pull.LastEndpoint;
 
@@ -41,7 +41,7 @@ public class ZeroCopyConcurrentSendersTests
 
         Task[] senders = Enumerable.Range(0, Senders).Select(sender => Waits.Run(() =>
         {
-            using var push = new Socket(context, SocketType.Push).WithTimeouts();
+            using var push = Sockets.New(context, SocketType.Push);
             push.Connect(endpoint);
             for (int i = 0; i < PerSender; i++)
             {
@@ -67,7 +67,7 @@ public class ZeroCopyConcurrentSendersTests
         await Task.WhenAll(senders);
         Assert.True(await Waits.FinishesAsync(receiver), "the receiver did not get every message");
         Assert.Equal(Total, await receiver);
-        Assert.True(allFreed.Wait(Waits.Event), $"only {Volatile.Read(ref freed)} of {Total} free callbacks ran");
+        Assert.True(allFreed.Wait(Timeouts.Wait), $"only {Volatile.Read(ref freed)} of {Total} free callbacks ran");
         Assert.All(freeCalls, calls => Assert.Equal(1, calls));
     }
 

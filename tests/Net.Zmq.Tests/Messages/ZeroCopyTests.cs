@@ -12,8 +12,8 @@ public unsafe class ZeroCopyTests
     public void Free_runs_once_with_the_right_pointer_on_a_libzmq_thread_after_a_tcp_send(int size)
     {
         using var context = new Context();
-        using var push = new Socket(context, SocketType.Push).WithTimeouts();
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
+        using var push = Sockets.New(context, SocketType.Push);
+        using var pull = Sockets.New(context, SocketType.Pull);
         pull.Bind(Endpoints.EphemeralTcp);
         push.Connect(pull.LastEndpoint);
         byte[] expected = InlineAndLargeFrameTests.Pattern(size, seed: 5);
@@ -26,7 +26,7 @@ public unsafe class ZeroCopyTests
         }
 
         Assert.Equal(expected, pull.RecvBytes());
-        Assert.True(tracker.Freed.Wait(Waits.Event), "the free callback never ran");
+        Assert.True(tracker.Freed.Wait(Timeouts.Wait), "the free callback never ran");
         Assert.Equal(1, tracker.Calls);
         Assert.Equal(tracker.Data, tracker.FreedPointer);
         Assert.NotEqual(Environment.CurrentManagedThreadId, tracker.FreeThreadId);
@@ -42,7 +42,7 @@ public unsafe class ZeroCopyTests
         message.Dispose();
         message.Dispose();
 
-        Assert.True(tracker.Freed.Wait(Waits.Event), "the free callback never ran");
+        Assert.True(tracker.Freed.Wait(Timeouts.Wait), "the free callback never ran");
         Assert.Equal(1, tracker.Calls);
         Assert.Equal(tracker.Data, tracker.FreedPointer);
     }
@@ -60,12 +60,8 @@ public unsafe class ZeroCopyTests
     [Fact]
     public void Content_sent_over_inproc_is_delivered_without_a_copy_and_freed_when_the_receiver_lets_go()
     {
-        using var context = new Context();
-        using var push = new Socket(context, SocketType.Push).WithTimeouts();
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
-        string endpoint = Endpoints.UniqueInproc();
-        pull.Bind(endpoint);
-        push.Connect(endpoint);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         using var tracker = new FreeTracker(InlineAndLargeFrameTests.Pattern(4096, seed: 9));
         using (var message = new Message(tracker.Data, 4096, tracker.Free))
         {
@@ -79,7 +75,7 @@ public unsafe class ZeroCopyTests
 
         received.Dispose();
 
-        Assert.True(tracker.Freed.Wait(Waits.Event));
+        Assert.True(tracker.Freed.Wait(Timeouts.Wait));
         Assert.Equal(1, tracker.Calls);
     }
 
@@ -96,7 +92,7 @@ public unsafe class ZeroCopyTests
         Assert.Equal(128, copy.Size);
 
         copy.Dispose();
-        Assert.True(tracker.Freed.Wait(Waits.Event));
+        Assert.True(tracker.Freed.Wait(Timeouts.Wait));
         Assert.Equal(1, tracker.Calls);
     }
 
@@ -109,7 +105,7 @@ public unsafe class ZeroCopyTests
 
         holder.Move(replacement);
 
-        Assert.True(tracker.Freed.Wait(Waits.Event));
+        Assert.True(tracker.Freed.Wait(Timeouts.Wait));
         Assert.Equal(1, tracker.Calls);
         Assert.Equal("replacement", holder.ToString());
     }
@@ -117,19 +113,15 @@ public unsafe class ZeroCopyTests
     [Fact]
     public void Receiving_into_a_message_releases_the_content_it_held()
     {
-        using var context = new Context();
-        using var left = new Socket(context, SocketType.Pair).WithTimeouts();
-        using var right = new Socket(context, SocketType.Pair).WithTimeouts();
-        string endpoint = Endpoints.UniqueInproc();
-        left.Bind(endpoint);
-        right.Connect(endpoint);
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (left, right) = pair;
         using var tracker = new FreeTracker(new byte[256]);
         using var message = new Message(tracker.Data, 256, tracker.Free);
         right.Send("incoming");
 
         Assert.True(left.Recv(message));
 
-        Assert.True(tracker.Freed.Wait(Waits.Event));
+        Assert.True(tracker.Freed.Wait(Timeouts.Wait));
         Assert.Equal(1, tracker.Calls);
         Assert.Equal("incoming", message.ToString());
     }
@@ -162,7 +154,7 @@ public unsafe class ZeroCopyTests
 
         Assert.Equal(0, message.Size);
         message.Dispose();
-        Assert.True(freed.Wait(Waits.Event));
+        Assert.True(freed.Wait(Timeouts.Wait));
     }
 
     /// <summary>Native memory handed to a zero-copy message, and what its free callback saw.</summary>

@@ -17,8 +17,8 @@ public class ZeroCopyUnderGcPressureTests
         using var allFreed = new ManualResetEventSlim();
 
         using var context = new Context();
-        using var push = new Socket(context, SocketType.Push).WithTimeouts();
-        using var pull = new Socket(context, SocketType.Pull).WithTimeouts();
+        using var push = Sockets.New(context, SocketType.Push);
+        using var pull = Sockets.New(context, SocketType.Pull);
         pull.Bind(Endpoints.EphemeralTcp);
         push.Connect(pull.LastEndpoint);
 
@@ -78,7 +78,7 @@ public class ZeroCopyUnderGcPressureTests
 
         Assert.True(await Waits.FinishesAsync(receiver), "the receiver did not get every message in time");
         Assert.Empty(await receiver);
-        Assert.True(allFreed.Wait(Waits.Event), $"only {Volatile.Read(ref freed)} of {MessageCount} free callbacks ran");
+        Assert.True(allFreed.Wait(Timeouts.Wait), $"only {Volatile.Read(ref freed)} of {MessageCount} free callbacks ran");
         Assert.Equal(0, Volatile.Read(ref wrongPointers));
         Assert.All(freeCalls, calls => Assert.Equal(1, calls));
     }

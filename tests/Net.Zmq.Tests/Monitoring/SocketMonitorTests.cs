@@ -1,11 +1,11 @@
 using System.Net.Sockets;
 using Net.Zmq.Monitoring;
+using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Monitoring;
 
 public sealed class SocketMonitorTests : IDisposable
 {
-    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(5);
     private readonly Context _context = new();
 
     public void Dispose() => _context.Dispose();
@@ -30,15 +30,15 @@ public sealed class SocketMonitorTests : IDisposable
 
         server.Bind("tcp://127.0.0.1:*");
         string endpoint = server.LastEndpoint;
-        SocketMonitorEvent listening = serverEvents.WaitFor(SocketEvents.Listening, Timeout);
+        SocketMonitorEvent listening = serverEvents.WaitFor(SocketEvents.Listening, Timeouts.Wait);
         Assert.Equal(endpoint, listening.Endpoint);
         Assert.True(listening.Value > 0, "Listening carries the listener's file descriptor");
 
         client.Connect(endpoint);
-        Assert.Equal(endpoint, clientEvents.WaitFor(SocketEvents.Connected, Timeout).Endpoint);
-        Assert.Equal(SocketEvents.HandshakeSucceeded, clientEvents.WaitFor(SocketEvents.HandshakeSucceeded, Timeout).Event);
-        Assert.True(serverEvents.WaitFor(SocketEvents.Accepted, Timeout).Value > 0);
-        Assert.Equal(SocketEvents.HandshakeSucceeded, serverEvents.WaitFor(SocketEvents.HandshakeSucceeded, Timeout).Event);
+        Assert.Equal(endpoint, clientEvents.WaitFor(SocketEvents.Connected, Timeouts.Wait).Endpoint);
+        Assert.Equal(SocketEvents.HandshakeSucceeded, clientEvents.WaitFor(SocketEvents.HandshakeSucceeded, Timeouts.Wait).Event);
+        Assert.True(serverEvents.WaitFor(SocketEvents.Accepted, Timeouts.Wait).Value > 0);
+        Assert.Equal(SocketEvents.HandshakeSucceeded, serverEvents.WaitFor(SocketEvents.HandshakeSucceeded, Timeouts.Wait).Event);
     }
 
     [Fact]
@@ -49,11 +49,11 @@ public sealed class SocketMonitorTests : IDisposable
         server.Bind("tcp://127.0.0.1:*");
         var client = new Socket(_context, SocketType.Dealer);
         client.Connect(server.LastEndpoint);
-        serverEvents.WaitFor(SocketEvents.HandshakeSucceeded, Timeout);
+        serverEvents.WaitFor(SocketEvents.HandshakeSucceeded, Timeouts.Wait);
 
         client.Dispose();
 
-        SocketMonitorEvent disconnected = serverEvents.WaitFor(SocketEvents.Disconnected, Timeout);
+        SocketMonitorEvent disconnected = serverEvents.WaitFor(SocketEvents.Disconnected, Timeouts.Wait);
         Assert.StartsWith("tcp://127.0.0.1:", disconnected.Endpoint);
     }
 
@@ -66,7 +66,7 @@ public sealed class SocketMonitorTests : IDisposable
         using var clientEvents = new SocketMonitor(client, SocketEvents.ConnectRetried | SocketEvents.ConnectDelayed);
         client.Connect(unused);
 
-        SocketMonitorEvent retried = clientEvents.WaitFor(SocketEvents.ConnectRetried, Timeout);
+        SocketMonitorEvent retried = clientEvents.WaitFor(SocketEvents.ConnectRetried, Timeouts.Wait);
         Assert.Equal(unused, retried.Endpoint);
         Assert.True(retried.Value >= 10, "ConnectRetried carries the reconnect interval");
     }
@@ -79,10 +79,10 @@ public sealed class SocketMonitorTests : IDisposable
         using var clientEvents = new SocketMonitor(client, SocketEvents.ConnectDelayed | SocketEvents.Closed);
         client.Connect(unused);
 
-        SocketMonitorEvent delayed = clientEvents.WaitFor(SocketEvents.ConnectDelayed, Timeout);
+        SocketMonitorEvent delayed = clientEvents.WaitFor(SocketEvents.ConnectDelayed, Timeouts.Wait);
         Assert.Equal(unused, delayed.Endpoint);
         Assert.True(delayed.Value > 0, "ConnectDelayed carries the connect's errno (EINPROGRESS)");
-        Assert.Equal(unused, clientEvents.WaitFor(SocketEvents.Closed, Timeout).Endpoint);
+        Assert.Equal(unused, clientEvents.WaitFor(SocketEvents.Closed, Timeouts.Wait).Endpoint);
     }
 
     [Fact]
@@ -100,9 +100,9 @@ public sealed class SocketMonitorTests : IDisposable
             raw.Client.Shutdown(SocketShutdown.Both);
         }
 
-        SocketMonitorEvent failed = serverEvents.WaitFor(SocketEvents.HandshakeFailedNoDetail, Timeout);
+        SocketMonitorEvent failed = serverEvents.WaitFor(SocketEvents.HandshakeFailedNoDetail, Timeouts.Wait);
         Assert.Equal(server.LastEndpoint, failed.Endpoint);
-        Assert.Equal(server.LastEndpoint, serverEvents.WaitFor(SocketEvents.Disconnected, Timeout).Endpoint);
+        Assert.Equal(server.LastEndpoint, serverEvents.WaitFor(SocketEvents.Disconnected, Timeouts.Wait).Endpoint);
     }
 
     [Fact]
@@ -116,7 +116,7 @@ public sealed class SocketMonitorTests : IDisposable
         var ex = Assert.Throws<ZmqException>(() => second.Bind(first.LastEndpoint));
         Assert.Equal(ZmqError.EADDRINUSE, ex.ErrorNumber);
 
-        SocketMonitorEvent failed = events.WaitFor(SocketEvents.BindFailed, Timeout);
+        SocketMonitorEvent failed = events.WaitFor(SocketEvents.BindFailed, Timeouts.Wait);
         Assert.Equal(ZmqError.EADDRINUSE, failed.Value);
     }
 
@@ -126,11 +126,11 @@ public sealed class SocketMonitorTests : IDisposable
         using var server = new Socket(_context, SocketType.Router);
         using var events = new SocketMonitor(server);
         server.Bind("tcp://127.0.0.1:*");
-        int listener = events.WaitFor(SocketEvents.Listening, Timeout).Value;
+        int listener = events.WaitFor(SocketEvents.Listening, Timeouts.Wait).Value;
 
         server.Unbind(server.LastEndpoint);
 
-        Assert.Equal(listener, events.WaitFor(SocketEvents.Closed, Timeout).Value);
+        Assert.Equal(listener, events.WaitFor(SocketEvents.Closed, Timeouts.Wait).Value);
     }
 
     [Fact]
@@ -144,7 +144,7 @@ public sealed class SocketMonitorTests : IDisposable
         client.Connect(server.LastEndpoint);
 
         SocketMonitorEvent failed = serverEvents.WaitFor(
-            SocketEvents.HandshakeFailedProtocol | SocketEvents.HandshakeFailedNoDetail | SocketEvents.HandshakeSucceeded, Timeout);
+            SocketEvents.HandshakeFailedProtocol | SocketEvents.HandshakeFailedNoDetail | SocketEvents.HandshakeSucceeded, Timeouts.Wait);
         Assert.Equal(SocketEvents.HandshakeFailedProtocol, failed.Event);
         Assert.Equal(0x11000002, failed.Value); // ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH
     }
@@ -152,8 +152,7 @@ public sealed class SocketMonitorTests : IDisposable
     [Fact]
     public void Garbage_instead_of_a_greeting_fails_the_handshake_and_the_server_keeps_serving()
     {
-        using var server = new Socket(_context, SocketType.Pull);
-        server.SetOption(SocketOption.ReceiveTimeout, 5000);
+        using var server = Sockets.New(_context, SocketType.Pull);
         server.SetOption(SocketOption.HandshakeInterval, 200); // a peer that never completes the greeting is dropped
         using var serverEvents = new SocketMonitor(server);
         server.Bind("tcp://127.0.0.1:*");
@@ -164,7 +163,7 @@ public sealed class SocketMonitorTests : IDisposable
             raw.Connect("127.0.0.1", uri.Port);
             raw.GetStream().Write(new byte[64].Select((_, i) => (byte)(0xA5 ^ i)).ToArray());
             SocketMonitorEvent failed = serverEvents.WaitFor(
-                SocketEvents.HandshakeFailedProtocol | SocketEvents.HandshakeFailedNoDetail | SocketEvents.Disconnected, Timeout);
+                SocketEvents.HandshakeFailedProtocol | SocketEvents.HandshakeFailedNoDetail | SocketEvents.Disconnected, Timeouts.Wait);
             Assert.NotEqual(SocketEvents.HandshakeSucceeded, failed.Event);
         }
 
@@ -182,7 +181,7 @@ public sealed class SocketMonitorTests : IDisposable
 
         socket.StopMonitor();
 
-        Assert.Equal(SocketEvents.MonitorStopped, events.WaitFor(SocketEvents.MonitorStopped, Timeout).Event);
+        Assert.Equal(SocketEvents.MonitorStopped, events.WaitFor(SocketEvents.MonitorStopped, Timeouts.Wait).Event);
     }
 
     [Fact]

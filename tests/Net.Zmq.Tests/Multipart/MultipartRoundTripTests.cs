@@ -7,10 +7,8 @@ public class MultipartRoundTripTests
     [Fact]
     public void Three_frame_message_round_trips_with_more_set_on_all_but_the_last_frame()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindTcp(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
 
         using var outgoing = new MultipartMessage();
         outgoing.Add("header");
@@ -29,10 +27,8 @@ public class MultipartRoundTripTests
     [Fact]
     public void Sent_frames_are_left_empty_but_usable()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
 
         using var outgoing = new MultipartMessage();
         outgoing.Add("one");
@@ -45,16 +41,14 @@ public class MultipartRoundTripTests
             Assert.False(frame.IsDisposed);
             Assert.Equal(0, frame.Size);
         });
-        Assert.Equal(["one", "two"], SocketKit.RecvStrings(pull));
+        Assert.Equal(["one", "two"], Frames.RecvStrings(pull));
     }
 
     [Fact]
     public void Empty_frames_keep_their_place_in_a_multipart_message()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindTcp(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
 
         using var outgoing = new MultipartMessage();
         outgoing.AddEmpty();
@@ -72,10 +66,8 @@ public class MultipartRoundTripTests
     [Fact]
     public void Single_empty_frame_is_a_valid_multipart_message()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
 
         Assert.True(push.SendMultipart([Array.Empty<byte>()]));
 
@@ -88,10 +80,8 @@ public class MultipartRoundTripTests
     [Fact]
     public void Byte_array_frames_round_trip_through_the_list_overload()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindTcp(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
         byte[][] frames =
         [
             "id"u8.ToArray(),
@@ -113,10 +103,8 @@ public class MultipartRoundTripTests
     [Fact]
     public void Consecutive_multipart_messages_stay_separate()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
 
         for (int i = 1; i <= 5; i++)
         {
@@ -132,17 +120,17 @@ public class MultipartRoundTripTests
             Assert.Equal(Enumerable.Range(0, i).Select(k => (byte)k), incoming.Select(frame => frame.Data[1]));
         }
 
-        SocketKit.AssertNothingWaiting(pull);
+        Frames.AssertNothingWaiting(pull);
     }
 
     [Fact]
     public void Multipart_envelope_round_trips_between_dealer_and_router()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket router = SocketKit.NewSocket(context, SocketType.Router);
-        using Socket dealer = SocketKit.NewSocket(context, SocketType.Dealer);
+        using Context context = Sockets.NewContext();
+        using Socket router = Sockets.New(context, SocketType.Router);
+        using Socket dealer = Sockets.New(context, SocketType.Dealer);
         dealer.SetOption(SocketOption.RoutingId, "worker");
-        dealer.Connect(SocketKit.BindTcp(router));
+        dealer.Connect(Endpoints.BindTcp(router));
 
         Assert.True(dealer.SendMultipart(["job"u8.ToArray(), "42"u8.ToArray()]));
 
@@ -151,6 +139,6 @@ public class MultipartRoundTripTests
 
         // Send the received envelope straight back: frames can be re-sent as they are.
         Assert.True(router.SendMultipart(request));
-        Assert.Equal(["job", "42"], SocketKit.RecvStrings(dealer));
+        Assert.Equal(["job", "42"], Frames.RecvStrings(dealer));
     }
 }

@@ -7,12 +7,10 @@ public class RecvMultipartReuseTests
     [Fact]
     public void RecvMultipart_into_reuses_the_same_message_objects_for_equal_frame_counts()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindTcp(pull));
-        SocketKit.SendStrings(push, "a1", "b1", "c1");
-        SocketKit.SendStrings(push, "a2", "b2", "c2");
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
+        Frames.SendStrings(push, "a1", "b1", "c1");
+        Frames.SendStrings(push, "a2", "b2", "c2");
 
         using var into = new MultipartMessage();
         Assert.True(pull.RecvMultipart(into));
@@ -33,13 +31,11 @@ public class RecvMultipartReuseTests
     [Fact]
     public void RecvMultipart_into_keeps_spare_frames_for_a_later_longer_message()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
-        SocketKit.SendStrings(push, "a", "b", "c");
-        SocketKit.SendStrings(push, "only");
-        SocketKit.SendStrings(push, "x", "y", "z", "w");
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
+        Frames.SendStrings(push, "a", "b", "c");
+        Frames.SendStrings(push, "only");
+        Frames.SendStrings(push, "x", "y", "z", "w");
 
         using var into = new MultipartMessage();
         Assert.True(pull.RecvMultipart(into));
@@ -63,12 +59,10 @@ public class RecvMultipartReuseTests
     [Fact]
     public void RecvMultipart_into_replaces_a_frame_the_caller_disposed()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
-        SocketKit.SendStrings(push, "a1", "b1");
-        SocketKit.SendStrings(push, "a2", "b2");
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
+        Frames.SendStrings(push, "a1", "b1");
+        Frames.SendStrings(push, "a2", "b2");
 
         using var into = new MultipartMessage();
         Assert.True(pull.RecvMultipart(into));
@@ -85,15 +79,13 @@ public class RecvMultipartReuseTests
     [Fact]
     public void RecvMultipart_into_with_dont_wait_on_an_empty_socket_returns_false_and_empties_the_message()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
-        SocketKit.SendStrings(push, "a", "b");
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
+        Frames.SendStrings(push, "a", "b");
 
         using var poller = new Poller(1);
         poller.Add(pull, PollEvents.In);
-        Assert.Equal(1, poller.Poll(SocketKit.TimeoutMs));
+        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
 
         using var into = new MultipartMessage();
         Assert.True(pull.RecvMultipart(into, RecvFlags.DontWait));
@@ -106,12 +98,10 @@ public class RecvMultipartReuseTests
     [Fact]
     public void Adding_after_a_shorter_receive_appends_after_the_received_frames()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
-        SocketKit.SendStrings(push, "a", "b", "c");
-        SocketKit.SendStrings(push, "only");
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
+        Frames.SendStrings(push, "a", "b", "c");
+        Frames.SendStrings(push, "only");
 
         using var into = new MultipartMessage();
         Assert.True(pull.RecvMultipart(into));
@@ -122,6 +112,6 @@ public class RecvMultipartReuseTests
 
         // The rebuilt message is sendable as is.
         Assert.True(push.SendMultipart(into));
-        Assert.Equal(["only", "appended"], SocketKit.RecvStrings(pull));
+        Assert.Equal(["only", "appended"], Frames.RecvStrings(pull));
     }
 }

@@ -21,18 +21,18 @@ public class SendMultipartDontWaitTests
     {
         for (int i = 0; i < queued; i++)
         {
-            Assert.Equal([$"filler {i}"], SocketKit.RecvStrings(receiver));
+            Assert.Equal([$"filler {i}"], Frames.RecvStrings(receiver));
         }
     }
 
     [Fact]
     public void Byte_array_frames_on_a_full_socket_with_dont_wait_return_false_and_queue_nothing()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket dealer = SocketKit.NewSocket(context, SocketType.Dealer);
-        using Socket receiver = SocketKit.NewSocket(context, SocketType.Dealer);
+        using Context context = Sockets.NewContext();
+        using Socket dealer = Sockets.New(context, SocketType.Dealer);
+        using Socket receiver = Sockets.New(context, SocketType.Dealer);
         dealer.SetOption(SocketOption.SendHighWatermark, 2);
-        string endpoint = SocketKit.NewInprocEndpoint();
+        string endpoint = Endpoints.NewInproc();
         dealer.Connect(endpoint);
         int queued = FillUntilFull(dealer);
 
@@ -40,21 +40,21 @@ public class SendMultipartDontWaitTests
 
         receiver.Bind(endpoint);
         DrainFillers(receiver, queued);
-        SocketKit.AssertNothingWaiting(receiver);
+        Frames.AssertNothingWaiting(receiver);
 
         // Nothing of the refused message is pending: the next one arrives alone and whole.
         Assert.True(dealer.SendMultipart(["c"u8.ToArray(), "d"u8.ToArray()]));
-        Assert.Equal(["c", "d"], SocketKit.RecvStrings(receiver));
+        Assert.Equal(["c", "d"], Frames.RecvStrings(receiver));
     }
 
     [Fact]
     public void Multipart_message_on_a_full_socket_with_dont_wait_returns_false_and_keeps_its_frames()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket dealer = SocketKit.NewSocket(context, SocketType.Dealer);
-        using Socket receiver = SocketKit.NewSocket(context, SocketType.Dealer);
+        using Context context = Sockets.NewContext();
+        using Socket dealer = Sockets.New(context, SocketType.Dealer);
+        using Socket receiver = Sockets.New(context, SocketType.Dealer);
         dealer.SetOption(SocketOption.SendHighWatermark, 2);
-        string endpoint = SocketKit.NewInprocEndpoint();
+        string endpoint = Endpoints.NewInproc();
         dealer.Connect(endpoint);
         int queued = FillUntilFull(dealer);
         using var message = new MultipartMessage();
@@ -66,10 +66,10 @@ public class SendMultipartDontWaitTests
 
         receiver.Bind(endpoint);
         DrainFillers(receiver, queued);
-        SocketKit.AssertNothingWaiting(receiver);
+        Frames.AssertNothingWaiting(receiver);
 
         // The same message, kept intact by the refusal, can be sent once there is room.
         Assert.True(dealer.SendMultipart(message));
-        Assert.Equal(["a", "b"], SocketKit.RecvStrings(receiver));
+        Assert.Equal(["a", "b"], Frames.RecvStrings(receiver));
     }
 }

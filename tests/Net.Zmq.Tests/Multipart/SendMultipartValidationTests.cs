@@ -10,10 +10,10 @@ public class SendMultipartValidationTests
     /// </summary>
     private static void AssertPeerReceivedNothingAndSocketStillWorks(Socket sender, Socket receiver)
     {
-        SocketKit.AssertNothingWaiting(receiver);
+        Frames.AssertNothingWaiting(receiver);
         Assert.True(sender.SendMultipart(["after"u8.ToArray(), "the failure"u8.ToArray()]));
-        Assert.Equal(["after", "the failure"], SocketKit.RecvStrings(receiver));
-        SocketKit.AssertNothingWaiting(receiver);
+        Assert.Equal(["after", "the failure"], Frames.RecvStrings(receiver));
+        Frames.AssertNothingWaiting(receiver);
     }
 
     [Theory]
@@ -22,10 +22,8 @@ public class SendMultipartValidationTests
     [InlineData(2)]
     public void Null_frame_in_a_list_throws_ArgumentNullException_and_nothing_is_sent(int nullAt)
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindTcp(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
         byte[]?[] frames = ["a"u8.ToArray(), "b"u8.ToArray(), "c"u8.ToArray()];
         frames[nullAt] = null;
 
@@ -37,10 +35,8 @@ public class SendMultipartValidationTests
     [Fact]
     public void Empty_list_throws_ArgumentException_and_nothing_is_sent()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindTcp(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
 
         var error = Assert.Throws<ArgumentException>(() => push.SendMultipart(Array.Empty<byte[]>()));
         Assert.Equal("frames", error.ParamName);
@@ -51,10 +47,8 @@ public class SendMultipartValidationTests
     [Fact]
     public void Empty_multipart_message_throws_ArgumentException_and_nothing_is_sent()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindTcp(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
         using var empty = new MultipartMessage();
 
         var error = Assert.Throws<ArgumentException>(() => push.SendMultipart(empty));
@@ -66,10 +60,8 @@ public class SendMultipartValidationTests
     [Fact]
     public void Null_list_or_multipart_message_throws_ArgumentNullException()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
 
         Assert.Throws<ArgumentNullException>(() => push.SendMultipart((IReadOnlyList<byte[]>)null!));
         Assert.Throws<ArgumentNullException>(() => push.SendMultipart((MultipartMessage)null!));
@@ -83,10 +75,8 @@ public class SendMultipartValidationTests
     [InlineData(2)]
     public void Disposed_frame_throws_ObjectDisposedException_and_nothing_is_sent(int disposedAt)
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindTcp(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
         using var message = new MultipartMessage();
         message.Add("a");
         message.Add("b");
@@ -110,10 +100,8 @@ public class SendMultipartValidationTests
     [Fact]
     public void Disposed_frame_is_refused_over_inproc_too_and_the_pair_still_talks()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket left = SocketKit.NewSocket(context, SocketType.Pair);
-        using Socket right = SocketKit.NewSocket(context, SocketType.Pair);
-        right.Connect(SocketKit.BindInproc(left));
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (left, right) = pair;
         using var message = new MultipartMessage();
         message.Add("first");
         message.Add("last");

@@ -7,9 +7,9 @@ public class TryRecvMultipartTests
     [Fact]
     public void TryRecvMultipart_on_an_empty_socket_returns_false_and_null()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        SocketKit.BindTcp(pull);
+        using Context context = Sockets.NewContext();
+        using Socket pull = Sockets.New(context, SocketType.Pull);
+        Endpoints.BindTcp(pull);
 
         Assert.False(pull.TryRecvMultipart(out MultipartMessage? message));
         Assert.Null(message);
@@ -18,15 +18,13 @@ public class TryRecvMultipartTests
     [Fact]
     public void TryRecvMultipart_returns_a_whole_waiting_message_and_then_false()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindTcp(pull));
-        SocketKit.SendStrings(push, "one", "two", "three");
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
+        Frames.SendStrings(push, "one", "two", "three");
 
         using var poller = new Poller(1);
         poller.Add(pull, PollEvents.In);
-        Assert.Equal(1, poller.Poll(SocketKit.TimeoutMs));
+        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
 
         Assert.True(pull.TryRecvMultipart(out MultipartMessage? message));
         using (message)

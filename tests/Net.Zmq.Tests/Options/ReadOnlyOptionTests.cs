@@ -65,7 +65,7 @@ public class ReadOnlyOptionTests
     {
         using var context = new Context();
         using var socket = new Socket(context, SocketType.Dealer);
-        string endpoint = Endpoints.UniqueInproc();
+        string endpoint = Endpoints.NewInproc();
 
         socket.Connect(endpoint);
 
@@ -139,7 +139,7 @@ public class ReadOnlyOptionTests
         using var context = new Context();
         using var left = new Socket(context, SocketType.Pair);
         using var right = new Socket(context, SocketType.Pair);
-        string endpoint = Endpoints.UniqueInproc();
+        string endpoint = Endpoints.NewInproc();
         left.Bind(endpoint);
         right.Connect(endpoint);
 
@@ -148,7 +148,7 @@ public class ReadOnlyOptionTests
         right.Send("ping");
         using var poller = new Poller();
         int index = poller.Add(left, PollEvents.In);
-        Assert.Equal(1, poller.Poll(Waits.Event));
+        Assert.Equal(1, poller.Poll(Timeouts.Wait));
         Assert.True(poller.IsReadable(index));
 
         Assert.Equal(PollEvents.In | PollEvents.Out, (PollEvents)left.GetOption<int>(SocketOption.Events));
@@ -158,12 +158,8 @@ public class ReadOnlyOptionTests
     [Fact]
     public void ReceiveMore_is_true_between_the_frames_of_a_multipart_message()
     {
-        using var context = new Context();
-        using var left = new Socket(context, SocketType.Pair).WithTimeouts();
-        using var right = new Socket(context, SocketType.Pair).WithTimeouts();
-        string endpoint = Endpoints.UniqueInproc();
-        left.Bind(endpoint);
-        right.Connect(endpoint);
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (left, right) = pair;
         Assert.False(left.GetOption<bool>(SocketOption.ReceiveMore));
 
         right.Send("first", SendFlags.SendMore);

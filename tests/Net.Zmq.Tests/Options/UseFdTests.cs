@@ -38,13 +38,13 @@ public sealed class UseFdTests
         listener.Listen();
         string endpoint = $"tcp://127.0.0.1:{((IPEndPoint)listener.LocalEndPoint!).Port}";
 
-        using Context context = SocketKit.NewContext();
-        using Socket server = SocketKit.NewSocket(context, SocketType.Pull);
+        using Context context = Sockets.NewContext();
+        using Socket server = Sockets.New(context, SocketType.Pull);
         server.SetOption(SocketOption.UseFd, (int)listener.Handle);
         Assert.Equal((int)listener.Handle, server.GetOption<int>(SocketOption.UseFd));
         server.Bind(endpoint);
 
-        using Socket client = SocketKit.NewSocket(context, SocketType.Push);
+        using Socket client = Sockets.New(context, SocketType.Push);
         client.Connect(endpoint);
         client.Send("through the listener");
         Assert.Equal("through the listener", server.RecvString());

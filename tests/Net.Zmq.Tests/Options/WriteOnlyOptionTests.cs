@@ -48,12 +48,8 @@ public class WriteOnlyOptionTests
     [Fact]
     public void Subscribe_and_Unsubscribe_reach_the_publisher_as_subscription_frames()
     {
-        using var context = new Context();
-        using var publisher = new Socket(context, SocketType.XPub).WithTimeouts();
-        using var subscriber = new Socket(context, SocketType.Sub).WithTimeouts();
-        string endpoint = Endpoints.UniqueInproc();
-        publisher.Bind(endpoint);
-        subscriber.Connect(endpoint);
+        using var pair = SocketPair.Open(SocketType.XPub, SocketType.Sub, inproc: true);
+        var (publisher, subscriber) = pair;
 
         subscriber.SetOption(SocketOption.Subscribe, "news"u8);
         Assert.Equal("\u0001news"u8.ToArray(), publisher.RecvBytes());
@@ -65,12 +61,8 @@ public class WriteOnlyOptionTests
     [Fact]
     public void Subscribe_lets_only_matching_messages_through()
     {
-        using var context = new Context();
-        using var publisher = new Socket(context, SocketType.XPub).WithTimeouts();
-        using var subscriber = new Socket(context, SocketType.Sub).WithTimeouts();
-        string endpoint = Endpoints.UniqueInproc();
-        publisher.Bind(endpoint);
-        subscriber.Connect(endpoint);
+        using var pair = SocketPair.Open(SocketType.XPub, SocketType.Sub, inproc: true);
+        var (publisher, subscriber) = pair;
         subscriber.Subscribe("keep");
         publisher.RecvBytes(); // the subscription has arrived: what follows is filtered by it
 

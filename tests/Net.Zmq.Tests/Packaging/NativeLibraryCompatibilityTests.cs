@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Text.RegularExpressions;
+using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Packaging;
 

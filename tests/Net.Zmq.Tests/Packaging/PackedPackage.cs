@@ -1,3 +1,5 @@
+using Net.Zmq.Tests.Support;
+
 namespace Net.Zmq.Tests.Packaging;
 
 /// <summary>
@@ -74,6 +76,16 @@ public sealed class PackedPackage
         foreach (string file in new[] { "Directory.Build.props", "Directory.Packages.props", ".editorconfig", "LICENSE", Path.Combine("src", "Directory.Build.props") })
         {
             CopyFile(Path.Combine(root, file), Path.Combine(destination, file));
+        }
+
+        // src/ may have build settings of its own beside the root's; the copy must build the library the same way.
+        foreach (string file in new[] { "Directory.Build.props", "Directory.Build.targets" })
+        {
+            string source = Path.Combine(root, "src", file);
+            if (File.Exists(source))
+            {
+                CopyFile(source, Path.Combine(destination, "src", file));
+            }
         }
 
         CopyTree(Path.Combine(root, "src", "Net.Zmq"), Path.Combine(destination, "src", "Net.Zmq"));

@@ -7,11 +7,11 @@ public class DealerRouterEnvelopeTests
     [Fact]
     public void Router_sees_routing_id_and_payload_and_dealer_gets_payload_only()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket router = SocketKit.NewSocket(context, SocketType.Router);
-        using Socket dealer = SocketKit.NewSocket(context, SocketType.Dealer);
+        using Context context = Sockets.NewContext();
+        using Socket router = Sockets.New(context, SocketType.Router);
+        using Socket dealer = Sockets.New(context, SocketType.Dealer);
         dealer.SetOption(SocketOption.RoutingId, "dealer-1");
-        dealer.Connect(SocketKit.BindTcp(router));
+        dealer.Connect(Endpoints.BindTcp(router));
 
         Assert.True(dealer.Send("hello"));
 
@@ -26,7 +26,7 @@ public class DealerRouterEnvelopeTests
             Assert.Equal("127.0.0.1", request[1].GetMetadata("Peer-Address"));
         }
 
-        SocketKit.SendStrings(router, "dealer-1", "world");
+        Frames.SendStrings(router, "dealer-1", "world");
 
         using MultipartMessage reply = dealer.RecvMultipart();
         Assert.Single(reply);
@@ -37,11 +37,11 @@ public class DealerRouterEnvelopeTests
     [Fact]
     public void Router_replies_reach_the_dealer_named_by_the_routing_id()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket router = SocketKit.NewSocket(context, SocketType.Router);
-        using Socket alice = SocketKit.NewSocket(context, SocketType.Dealer);
-        using Socket bob = SocketKit.NewSocket(context, SocketType.Dealer);
-        string endpoint = SocketKit.BindTcp(router);
+        using Context context = Sockets.NewContext();
+        using Socket router = Sockets.New(context, SocketType.Router);
+        using Socket alice = Sockets.New(context, SocketType.Dealer);
+        using Socket bob = Sockets.New(context, SocketType.Dealer);
+        string endpoint = Endpoints.BindTcp(router);
         alice.SetOption(SocketOption.RoutingId, "alice");
         bob.SetOption(SocketOption.RoutingId, "bob");
         alice.Connect(endpoint);
@@ -53,7 +53,7 @@ public class DealerRouterEnvelopeTests
         var seen = new Dictionary<string, string>();
         for (int i = 0; i < 2; i++)
         {
-            string[] frames = SocketKit.RecvStrings(router);
+            string[] frames = Frames.RecvStrings(router);
             Assert.Equal(2, frames.Length);
             seen[frames[0]] = frames[1];
         }
@@ -62,20 +62,18 @@ public class DealerRouterEnvelopeTests
         Assert.Equal("from bob", seen["bob"]);
 
         // Reply in the opposite order of arrival: the routing id alone decides the destination.
-        SocketKit.SendStrings(router, "bob", "for bob");
-        SocketKit.SendStrings(router, "alice", "for alice");
+        Frames.SendStrings(router, "bob", "for bob");
+        Frames.SendStrings(router, "alice", "for alice");
 
-        Assert.Equal(["for alice"], SocketKit.RecvStrings(alice));
-        Assert.Equal(["for bob"], SocketKit.RecvStrings(bob));
+        Assert.Equal(["for alice"], Frames.RecvStrings(alice));
+        Assert.Equal(["for bob"], Frames.RecvStrings(bob));
     }
 
     [Fact]
     public void Router_assigns_a_routing_id_when_the_dealer_sets_none_and_accepts_it_back()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket router = SocketKit.NewSocket(context, SocketType.Router);
-        using Socket dealer = SocketKit.NewSocket(context, SocketType.Dealer);
-        dealer.Connect(SocketKit.BindTcp(router));
+        using var pair = SocketPair.Open(SocketType.Router, SocketType.Dealer);
+        var (router, dealer) = pair;
 
         Assert.True(dealer.Send("job", SendFlags.SendMore));
         Assert.True(dealer.Send("payload"));
@@ -92,6 +90,6 @@ public class DealerRouterEnvelopeTests
         Assert.True(router.Send("done", SendFlags.SendMore));
         Assert.True(router.Send("result"));
 
-        Assert.Equal(["done", "result"], SocketKit.RecvStrings(dealer));
+        Assert.Equal(["done", "result"], Frames.RecvStrings(dealer));
     }
 }

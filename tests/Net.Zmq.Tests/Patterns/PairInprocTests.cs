@@ -7,10 +7,8 @@ public class PairInprocTests
     [Fact]
     public void Pair_sockets_talk_in_both_directions_over_inproc()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket left = SocketKit.NewSocket(context, SocketType.Pair);
-        using Socket right = SocketKit.NewSocket(context, SocketType.Pair);
-        right.Connect(SocketKit.BindInproc(left));
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (left, right) = pair;
 
         for (int i = 0; i < 10; i++)
         {
@@ -24,17 +22,17 @@ public class PairInprocTests
             Assert.Equal($"right {i}", left.RecvString());
         }
 
-        SocketKit.AssertNothingWaiting(left);
-        SocketKit.AssertNothingWaiting(right);
+        Frames.AssertNothingWaiting(left);
+        Frames.AssertNothingWaiting(right);
     }
 
     [Fact]
     public void Pair_connected_before_bind_delivers_once_the_peer_binds()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket left = SocketKit.NewSocket(context, SocketType.Pair);
-        using Socket right = SocketKit.NewSocket(context, SocketType.Pair);
-        string endpoint = SocketKit.NewInprocEndpoint();
+        using Context context = Sockets.NewContext();
+        using Socket left = Sockets.New(context, SocketType.Pair);
+        using Socket right = Sockets.New(context, SocketType.Pair);
+        string endpoint = Endpoints.NewInproc();
 
         right.Connect(endpoint);
         Assert.True(right.Send("sent before the bind"));
@@ -48,11 +46,11 @@ public class PairInprocTests
     [Fact]
     public void Second_pair_connection_is_refused_so_messages_stay_between_the_first_two()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket left = SocketKit.NewSocket(context, SocketType.Pair);
-        using Socket right = SocketKit.NewSocket(context, SocketType.Pair);
-        using Socket intruder = SocketKit.NewSocket(context, SocketType.Pair);
-        string endpoint = SocketKit.BindInproc(left);
+        using Context context = Sockets.NewContext();
+        using Socket left = Sockets.New(context, SocketType.Pair);
+        using Socket right = Sockets.New(context, SocketType.Pair);
+        using Socket intruder = Sockets.New(context, SocketType.Pair);
+        string endpoint = Endpoints.BindInproc(left);
         right.Connect(endpoint);
         Assert.True(right.Send("from right"));
         Assert.Equal("from right", left.RecvString());
@@ -63,6 +61,6 @@ public class PairInprocTests
         Assert.True(right.Send("right again"));
 
         Assert.Equal("right again", left.RecvString());
-        SocketKit.AssertNothingWaiting(left);
+        Frames.AssertNothingWaiting(left);
     }
 }

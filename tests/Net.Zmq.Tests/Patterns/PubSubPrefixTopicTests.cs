@@ -9,14 +9,12 @@ public class PubSubPrefixTopicTests
     [Fact]
     public void Subscriber_gets_only_messages_whose_prefix_it_subscribed_to()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket publisher = SocketKit.NewSocket(context, SocketType.Pub);
-        using Socket subscriber = SocketKit.NewSocket(context, SocketType.Sub);
+        using var pair = SocketPair.Open(SocketType.Pub, SocketType.Sub);
+        var (publisher, subscriber) = pair;
         subscriber.Subscribe("weather.");
         subscriber.Subscribe("news.");
         subscriber.Subscribe(Probe);
-        subscriber.Connect(SocketKit.BindTcp(publisher));
-        SocketKit.AwaitSubscription(publisher, subscriber, Probe);
+        Connections.AwaitSubscription(publisher, subscriber, Probe);
 
         string[] published =
         [
@@ -45,13 +43,11 @@ public class PubSubPrefixTopicTests
     [Fact]
     public void Subscriber_matches_binary_prefixes_byte_for_byte()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket publisher = SocketKit.NewSocket(context, SocketType.Pub);
-        using Socket subscriber = SocketKit.NewSocket(context, SocketType.Sub);
+        using var pair = SocketPair.Open(SocketType.Pub, SocketType.Sub);
+        var (publisher, subscriber) = pair;
         subscriber.Subscribe([0x00, 0xFF]);
         subscriber.Subscribe(Probe);
-        subscriber.Connect(SocketKit.BindTcp(publisher));
-        SocketKit.AwaitSubscription(publisher, subscriber, Probe);
+        Connections.AwaitSubscription(publisher, subscriber, Probe);
 
         Assert.True(publisher.Send([0x00, 0xFE, 1]));
         Assert.True(publisher.Send([0x00, 0xFF, 2]));
@@ -65,14 +61,12 @@ public class PubSubPrefixTopicTests
     [Fact]
     public void Unsubscribe_stops_delivery_of_that_prefix_only()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket publisher = SocketKit.NewSocket(context, SocketType.Pub);
-        using Socket subscriber = SocketKit.NewSocket(context, SocketType.Sub);
+        using var pair = SocketPair.Open(SocketType.Pub, SocketType.Sub);
+        var (publisher, subscriber) = pair;
         subscriber.Subscribe("weather.");
         subscriber.Subscribe("news.");
         subscriber.Subscribe(Probe);
-        subscriber.Connect(SocketKit.BindTcp(publisher));
-        SocketKit.AwaitSubscription(publisher, subscriber, Probe);
+        Connections.AwaitSubscription(publisher, subscriber, Probe);
 
         Assert.True(publisher.Send("news.before"));
         Assert.Equal("news.before", subscriber.RecvString());
@@ -85,18 +79,16 @@ public class PubSubPrefixTopicTests
 
         Assert.Equal("weather.after", subscriber.RecvString());
         Assert.Equal("weather.end", subscriber.RecvString());
-        SocketKit.AssertNothingWaiting(subscriber);
+        Frames.AssertNothingWaiting(subscriber);
     }
 
     [Fact]
     public void Subscriber_with_an_empty_prefix_gets_every_message()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket publisher = SocketKit.NewSocket(context, SocketType.Pub);
-        using Socket subscriber = SocketKit.NewSocket(context, SocketType.Sub);
+        using var pair = SocketPair.Open(SocketType.Pub, SocketType.Sub);
+        var (publisher, subscriber) = pair;
         subscriber.Subscribe("");
-        subscriber.Connect(SocketKit.BindTcp(publisher));
-        SocketKit.AwaitSubscription(publisher, subscriber, Probe);
+        Connections.AwaitSubscription(publisher, subscriber, Probe);
 
         Assert.True(publisher.Send("alpha"));
         Assert.True(publisher.Send(""));

@@ -9,15 +9,15 @@ public class PushPullFanInTests
     {
         const int Senders = 4;
         const int PerSender = 250;
-        using Context context = SocketKit.NewContext();
-        using Socket sink = SocketKit.NewSocket(context, SocketType.Pull);
-        string endpoint = SocketKit.BindTcp(sink);
+        using Context context = Sockets.NewContext();
+        using Socket sink = Sockets.New(context, SocketType.Pull);
+        string endpoint = Endpoints.BindTcp(sink);
         var senders = new List<Socket>();
         try
         {
             for (int s = 0; s < Senders; s++)
             {
-                Socket sender = SocketKit.NewSocket(context, SocketType.Push);
+                Socket sender = Sockets.New(context, SocketType.Push);
                 senders.Add(sender);
                 sender.Connect(endpoint);
             }
@@ -41,7 +41,7 @@ public class PushPullFanInTests
             }
 
             Assert.All(next, count => Assert.Equal(PerSender, count));
-            SocketKit.AssertNothingWaiting(sink);
+            Frames.AssertNothingWaiting(sink);
         }
         finally
         {

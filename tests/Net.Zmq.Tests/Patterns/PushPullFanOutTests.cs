@@ -9,18 +9,18 @@ public class PushPullFanOutTests
     {
         const int Workers = 3;
         const int Messages = 300;
-        using Context context = SocketKit.NewContext();
-        using Socket ventilator = SocketKit.NewSocket(context, SocketType.Push);
+        using Context context = Sockets.NewContext();
+        using Socket ventilator = Sockets.New(context, SocketType.Push);
         var workers = new List<Socket>();
         try
         {
             for (int w = 0; w < Workers; w++)
             {
-                Socket worker = SocketKit.NewSocket(context, SocketType.Pull);
+                Socket worker = Sockets.New(context, SocketType.Pull);
                 workers.Add(worker);
 
                 // The PUSH connects to every PULL: each connect creates its pipe at once, so all workers share the load.
-                ventilator.Connect(SocketKit.BindTcp(worker));
+                ventilator.Connect(Endpoints.BindTcp(worker));
             }
 
             for (int i = 0; i < Messages; i++)
@@ -39,7 +39,7 @@ public class PushPullFanOutTests
             int total = 0;
             while (total < Messages)
             {
-                Assert.True(poller.Poll(SocketKit.TimeoutMs) > 0, $"only {total} of {Messages} tasks arrived");
+                Assert.True(poller.Poll(Timeouts.WaitMs) > 0, $"only {total} of {Messages} tasks arrived");
                 for (int w = 0; w < Workers; w++)
                 {
                     while (poller.IsReadable(w) && workers[w].TryRecvString(out string? task))
@@ -56,7 +56,7 @@ public class PushPullFanOutTests
             Assert.All(perWorker, tasks => Assert.NotEmpty(tasks));
             foreach (Socket worker in workers)
             {
-                SocketKit.AssertNothingWaiting(worker);
+                Frames.AssertNothingWaiting(worker);
             }
         }
         finally
@@ -69,16 +69,16 @@ public class PushPullFanOutTests
     public void Push_hands_messages_to_pulls_round_robin()
     {
         const int Workers = 3;
-        using Context context = SocketKit.NewContext();
-        using Socket ventilator = SocketKit.NewSocket(context, SocketType.Push);
+        using Context context = Sockets.NewContext();
+        using Socket ventilator = Sockets.New(context, SocketType.Push);
         var workers = new List<Socket>();
         try
         {
             for (int w = 0; w < Workers; w++)
             {
-                Socket worker = SocketKit.NewSocket(context, SocketType.Pull);
+                Socket worker = Sockets.New(context, SocketType.Pull);
                 workers.Add(worker);
-                ventilator.Connect(SocketKit.BindInproc(worker));
+                ventilator.Connect(Endpoints.BindInproc(worker));
             }
 
             for (int i = 0; i < Workers * 4; i++)
@@ -92,7 +92,7 @@ public class PushPullFanOutTests
                 int[] got = Enumerable.Range(0, 4).Select(_ => int.Parse(workers[w].RecvString(), System.Globalization.CultureInfo.InvariantCulture)).ToArray();
                 Assert.Equal(4, got.Length);
                 Assert.All(got.Zip(got.Skip(1)), pair => Assert.Equal(Workers, pair.Second - pair.First));
-                SocketKit.AssertNothingWaiting(workers[w]);
+                Frames.AssertNothingWaiting(workers[w]);
             }
         }
         finally

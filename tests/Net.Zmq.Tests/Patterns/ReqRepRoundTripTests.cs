@@ -7,10 +7,8 @@ public class ReqRepRoundTripTests
     [Fact]
     public void Req_and_rep_complete_many_round_trips_over_tcp()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket server = SocketKit.NewSocket(context, SocketType.Rep);
-        using Socket client = SocketKit.NewSocket(context, SocketType.Req);
-        client.Connect(SocketKit.BindTcp(server));
+        using var pair = SocketPair.Open(SocketType.Rep, SocketType.Req);
+        var (server, client) = pair;
 
         for (int i = 0; i < 20; i++)
         {
@@ -27,11 +25,11 @@ public class ReqRepRoundTripTests
     [Fact]
     public void Rep_routes_each_reply_back_to_the_req_that_asked()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket server = SocketKit.NewSocket(context, SocketType.Rep);
-        using Socket first = SocketKit.NewSocket(context, SocketType.Req);
-        using Socket second = SocketKit.NewSocket(context, SocketType.Req);
-        string endpoint = SocketKit.BindTcp(server);
+        using Context context = Sockets.NewContext();
+        using Socket server = Sockets.New(context, SocketType.Rep);
+        using Socket first = Sockets.New(context, SocketType.Req);
+        using Socket second = Sockets.New(context, SocketType.Req);
+        string endpoint = Endpoints.BindTcp(server);
         first.Connect(endpoint);
         second.Connect(endpoint);
 
@@ -52,17 +50,15 @@ public class ReqRepRoundTripTests
     [Fact]
     public void Req_and_rep_exchange_binary_payloads_unchanged()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket server = SocketKit.NewSocket(context, SocketType.Rep);
-        using Socket client = SocketKit.NewSocket(context, SocketType.Req);
-        client.Connect(SocketKit.BindTcp(server));
+        using var pair = SocketPair.Open(SocketType.Rep, SocketType.Req);
+        var (server, client) = pair;
 
         byte[] request = Enumerable.Range(0, 1000).Select(i => (byte)(i * 7)).ToArray();
         Assert.True(client.Send(request));
         byte[] received = server.RecvBytes();
         Assert.Equal(request, received);
 
-        byte[] reply = received.Reverse().ToArray();
+        byte[] reply = Enumerable.Reverse(received).ToArray();
         Assert.True(server.Send(reply));
         Assert.Equal(reply, client.RecvBytes());
     }
@@ -72,10 +68,8 @@ public class ReqRepRoundTripTests
     [InlineData(2000)]
     public void Req_and_rep_exchange_non_ascii_text_of_any_length_unchanged(int repeat)
     {
-        using Context context = SocketKit.NewContext();
-        using Socket server = SocketKit.NewSocket(context, SocketType.Rep);
-        using Socket client = SocketKit.NewSocket(context, SocketType.Req);
-        client.Connect(SocketKit.BindTcp(server));
+        using var pair = SocketPair.Open(SocketType.Rep, SocketType.Req);
+        var (server, client) = pair;
         string text = string.Concat(Enumerable.Repeat("héllo wörld ✓ 🚀 ", repeat));
 
         Assert.True(client.Send(text));

@@ -7,10 +7,8 @@ public class ReqRepStateMachineTests
     [Fact]
     public void Req_second_send_before_reply_throws_EFSM()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket server = SocketKit.NewSocket(context, SocketType.Rep);
-        using Socket client = SocketKit.NewSocket(context, SocketType.Req);
-        client.Connect(SocketKit.BindTcp(server));
+        using var pair = SocketPair.Open(SocketType.Rep, SocketType.Req);
+        var (server, client) = pair;
 
         Assert.True(client.Send("first"));
         var error = Assert.Throws<ZmqException>(() => client.Send("second"));
@@ -20,7 +18,7 @@ public class ReqRepStateMachineTests
         Assert.Equal("first", server.RecvString());
         Assert.True(server.Send("reply"));
         Assert.Equal("reply", client.RecvString());
-        SocketKit.AssertNothingWaiting(server);
+        Frames.AssertNothingWaiting(server);
 
         Assert.True(client.Send("third"));
         Assert.Equal("third", server.RecvString());
@@ -29,9 +27,9 @@ public class ReqRepStateMachineTests
     [Fact]
     public void Req_receive_before_any_send_throws_EFSM()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket client = SocketKit.NewSocket(context, SocketType.Req);
-        client.Connect(SocketKit.NewInprocEndpoint());
+        using Context context = Sockets.NewContext();
+        using Socket client = Sockets.New(context, SocketType.Req);
+        client.Connect(Endpoints.NewInproc());
 
         var error = Assert.Throws<ZmqException>(() => client.RecvString());
         Assert.Equal(ZmqError.EFSM, error.ErrorNumber);
@@ -40,9 +38,9 @@ public class ReqRepStateMachineTests
     [Fact]
     public void Rep_send_before_receiving_a_request_throws_EFSM()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket server = SocketKit.NewSocket(context, SocketType.Rep);
-        SocketKit.BindTcp(server);
+        using Context context = Sockets.NewContext();
+        using Socket server = Sockets.New(context, SocketType.Rep);
+        Endpoints.BindTcp(server);
 
         var error = Assert.Throws<ZmqException>(() => server.Send("unsolicited"));
         Assert.Equal(ZmqError.EFSM, error.ErrorNumber);
@@ -51,10 +49,8 @@ public class ReqRepStateMachineTests
     [Fact]
     public void Rep_second_receive_before_replying_throws_EFSM()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket server = SocketKit.NewSocket(context, SocketType.Rep);
-        using Socket client = SocketKit.NewSocket(context, SocketType.Req);
-        client.Connect(SocketKit.BindTcp(server));
+        using var pair = SocketPair.Open(SocketType.Rep, SocketType.Req);
+        var (server, client) = pair;
 
         Assert.True(client.Send("question"));
         Assert.Equal("question", server.RecvString());

@@ -7,11 +7,11 @@ public class ReqRouterEnvelopeTests
     [Fact]
     public void Router_receives_routing_id_empty_delimiter_and_payload_from_req()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket router = SocketKit.NewSocket(context, SocketType.Router);
-        using Socket client = SocketKit.NewSocket(context, SocketType.Req);
+        using Context context = Sockets.NewContext();
+        using Socket router = Sockets.New(context, SocketType.Router);
+        using Socket client = Sockets.New(context, SocketType.Req);
         client.SetOption(SocketOption.RoutingId, "client-7");
-        client.Connect(SocketKit.BindTcp(router));
+        client.Connect(Endpoints.BindTcp(router));
 
         Assert.True(client.Send("request"));
 

@@ -19,13 +19,13 @@ public class StreamTcpClientTests
     [Fact]
     public void Stream_socket_exchanges_raw_bytes_with_a_tcp_client_framed_by_connection_id()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket stream = SocketKit.NewSocket(context, SocketType.Stream);
-        string endpoint = SocketKit.BindTcp(stream);
+        using Context context = Sockets.NewContext();
+        using Socket stream = Sockets.New(context, SocketType.Stream);
+        string endpoint = Endpoints.BindTcp(stream);
 
         using var client = new TcpClient();
         client.Connect("127.0.0.1", PortOf(endpoint));
-        client.ReceiveTimeout = SocketKit.TimeoutMs;
+        client.ReceiveTimeout = Timeouts.WaitMs;
         NetworkStream network = client.GetStream();
 
         // The STREAM socket announces the new connection as [id, empty].
@@ -59,19 +59,19 @@ public class StreamTcpClientTests
     [Fact]
     public void Stream_socket_tells_two_tcp_clients_apart_by_id()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket stream = SocketKit.NewSocket(context, SocketType.Stream);
-        int port = PortOf(SocketKit.BindTcp(stream));
+        using Context context = Sockets.NewContext();
+        using Socket stream = Sockets.New(context, SocketType.Stream);
+        int port = PortOf(Endpoints.BindTcp(stream));
 
         using var first = new TcpClient();
         first.Connect("127.0.0.1", port);
-        first.ReceiveTimeout = SocketKit.TimeoutMs;
+        first.ReceiveTimeout = Timeouts.WaitMs;
         using MultipartMessage firstConnected = stream.RecvMultipart();
         byte[] firstId = firstConnected[0].ToArray();
 
         using var second = new TcpClient();
         second.Connect("127.0.0.1", port);
-        second.ReceiveTimeout = SocketKit.TimeoutMs;
+        second.ReceiveTimeout = Timeouts.WaitMs;
         using MultipartMessage secondConnected = stream.RecvMultipart();
         byte[] secondId = secondConnected[0].ToArray();
 
@@ -89,9 +89,9 @@ public class StreamTcpClientTests
     [Fact]
     public void Stream_socket_reports_a_closed_tcp_client_as_id_and_empty_frame()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket stream = SocketKit.NewSocket(context, SocketType.Stream);
-        int port = PortOf(SocketKit.BindTcp(stream));
+        using Context context = Sockets.NewContext();
+        using Socket stream = Sockets.New(context, SocketType.Stream);
+        int port = PortOf(Endpoints.BindTcp(stream));
 
         byte[] id;
         using (var client = new TcpClient())

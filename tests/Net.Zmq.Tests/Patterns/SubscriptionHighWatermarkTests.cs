@@ -48,15 +48,15 @@ public class SubscriptionHighWatermarkTests(ITestOutputHelper output)
     /// </summary>
     private static int CountArrivingSubscriptions(int? sendHighWatermark, bool subscribeBeforeConnect)
     {
-        using var context = SocketKit.NewContext();
-        using var xpub = SocketKit.NewSocket(context, SocketType.XPub);
-        using var sub = SocketKit.NewSocket(context, SocketType.Sub);
+        using var context = Sockets.NewContext();
+        using var xpub = Sockets.New(context, SocketType.XPub);
+        using var sub = Sockets.New(context, SocketType.Sub);
         if (sendHighWatermark is int hwm)
         {
             sub.SetOption(SocketOption.SendHighWatermark, hwm);
         }
 
-        string endpoint = SocketKit.BindTcp(xpub);
+        string endpoint = Endpoints.BindTcp(xpub);
         if (subscribeBeforeConnect)
         {
             SubscribeAll(sub);

@@ -9,10 +9,8 @@ public class XPubXSubTests
     [Fact]
     public void Xpub_receives_the_subscription_frame_an_xsub_sends_and_then_publishes_to_it()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket publisher = SocketKit.NewSocket(context, SocketType.XPub);
-        using Socket subscriber = SocketKit.NewSocket(context, SocketType.XSub);
-        subscriber.Connect(SocketKit.BindTcp(publisher));
+        using var pair = SocketPair.Open(SocketType.XPub, SocketType.XSub);
+        var (publisher, subscriber) = pair;
 
         Assert.True(subscriber.Send(Subscription(1, "prices.")));
 
@@ -27,11 +25,11 @@ public class XPubXSubTests
     [Fact]
     public void Xpub_verbose_passes_every_subscription_and_the_final_unsubscription()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket publisher = SocketKit.NewSocket(context, SocketType.XPub);
-        using Socket subscriber = SocketKit.NewSocket(context, SocketType.XSub);
+        using Context context = Sockets.NewContext();
+        using Socket publisher = Sockets.New(context, SocketType.XPub);
+        using Socket subscriber = Sockets.New(context, SocketType.XSub);
         publisher.SetOption(SocketOption.XPubVerbose, true);
-        subscriber.Connect(SocketKit.BindTcp(publisher));
+        subscriber.Connect(Endpoints.BindTcp(publisher));
 
         Assert.True(subscriber.Send(Subscription(1, "topic")));
         Assert.True(subscriber.Send(Subscription(1, "topic")));
@@ -46,23 +44,23 @@ public class XPubXSubTests
         // A new subscription travels behind the unsubscription: nothing else came in between.
         Assert.True(subscriber.Send(Subscription(1, "marker")));
         Assert.Equal(Subscription(1, "marker"), publisher.RecvBytes());
-        SocketKit.AssertNothingWaiting(publisher);
+        Frames.AssertNothingWaiting(publisher);
 
         // The XPUB has applied both, so "topic" is filtered out while "marker" still flows.
         Assert.True(publisher.Send("topic.after unsubscribe"));
         Assert.True(publisher.Send("marker.end"));
         Assert.Equal("marker.end", subscriber.RecvString());
-        SocketKit.AssertNothingWaiting(subscriber);
+        Frames.AssertNothingWaiting(subscriber);
     }
 
     [Fact]
     public void Xpub_without_verbose_passes_a_duplicate_subscription_only_once()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket publisher = SocketKit.NewSocket(context, SocketType.XPub);
-        using Socket first = SocketKit.NewSocket(context, SocketType.XSub);
-        using Socket second = SocketKit.NewSocket(context, SocketType.XSub);
-        string endpoint = SocketKit.BindTcp(publisher);
+        using Context context = Sockets.NewContext();
+        using Socket publisher = Sockets.New(context, SocketType.XPub);
+        using Socket first = Sockets.New(context, SocketType.XSub);
+        using Socket second = Sockets.New(context, SocketType.XSub);
+        string endpoint = Endpoints.BindTcp(publisher);
         first.Connect(endpoint);
         second.Connect(endpoint);
 
@@ -72,6 +70,6 @@ public class XPubXSubTests
         Assert.True(second.Send(Subscription(1, "topic")));
         Assert.True(second.Send("marker"));
         Assert.Equal("marker", publisher.RecvString());
-        SocketKit.AssertNothingWaiting(publisher);
+        Frames.AssertNothingWaiting(publisher);
     }
 }

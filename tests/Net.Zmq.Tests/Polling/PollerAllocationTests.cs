@@ -11,7 +11,7 @@ namespace Net.Zmq.Tests.Polling;
 public sealed class PollerAllocationTests : IDisposable
 {
     private const int Polls = 20_000;
-    private readonly Context _context = SocketKit.NewContext();
+    private readonly Context _context = Sockets.NewContext();
     private readonly Socket _readable;
     private readonly Socket _writable;
     private readonly Socket _idle;
@@ -19,11 +19,11 @@ public sealed class PollerAllocationTests : IDisposable
 
     public PollerAllocationTests()
     {
-        _readable = SocketKit.NewSocket(_context, SocketType.Pull);
-        _writable = SocketKit.NewSocket(_context, SocketType.Push);
-        _idle = SocketKit.NewSocket(_context, SocketType.Pull);
-        _writable.Connect(SocketKit.BindInproc(_readable));
-        SocketKit.BindInproc(_idle);
+        _readable = Sockets.New(_context, SocketType.Pull);
+        _writable = Sockets.New(_context, SocketType.Push);
+        _idle = Sockets.New(_context, SocketType.Pull);
+        _writable.Connect(Endpoints.BindInproc(_readable));
+        Endpoints.BindInproc(_idle);
         _udp.Bind(new IPEndPoint(IPAddress.Loopback, 0));
         Assert.True(_writable.Send("stays queued, so the PULL side is readable at every poll"));
     }
@@ -50,7 +50,7 @@ public sealed class PollerAllocationTests : IDisposable
         void PollOnce()
         {
             // Assertions stay outside the measured code: xunit's Assert allocates.
-            int ready = poller.Poll(0) + poller.Poll(TimeSpan.Zero) + poller.Poll(SocketKit.TimeoutMs);
+            int ready = poller.Poll(0) + poller.Poll(TimeSpan.Zero) + poller.Poll(Timeouts.WaitMs);
             bool seen = poller.IsReadable(readable) && poller.IsWritable(writable) && !poller.IsReadable(idle)
                 && poller.IsWritable(udp) && !poller.HasError(udp);
             if (ready != expected || !seen)

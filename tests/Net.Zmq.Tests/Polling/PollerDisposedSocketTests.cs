@@ -7,11 +7,11 @@ public class PollerDisposedSocketTests
     [Fact]
     public void Socket_disposed_while_registered_makes_Poll_throw_ObjectDisposedException()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket kept = SocketKit.NewSocket(context, SocketType.Pull);
-        Socket disposed = SocketKit.NewSocket(context, SocketType.Pull);
-        SocketKit.BindInproc(kept);
-        SocketKit.BindInproc(disposed);
+        using Context context = Sockets.NewContext();
+        using Socket kept = Sockets.New(context, SocketType.Pull);
+        Socket disposed = Sockets.New(context, SocketType.Pull);
+        Endpoints.BindInproc(kept);
+        Endpoints.BindInproc(disposed);
         using var poller = new Poller();
         poller.Add(kept, PollEvents.In);
         int index = poller.Add(disposed, PollEvents.In);
@@ -19,7 +19,7 @@ public class PollerDisposedSocketTests
         disposed.Dispose();
 
         Assert.Throws<ObjectDisposedException>(() => poller.Poll(0));
-        Assert.Throws<ObjectDisposedException>(() => poller.Poll(SocketKit.TimeoutMs));
+        Assert.Throws<ObjectDisposedException>(() => poller.Poll(Timeouts.WaitMs));
 
         // Removing the entry makes the poller usable again.
         poller.Remove(index);
@@ -29,9 +29,9 @@ public class PollerDisposedSocketTests
     [Fact]
     public void Socket_disposed_while_registered_reports_IsDisposed_and_refuses_further_calls()
     {
-        using Context context = SocketKit.NewContext();
-        Socket socket = SocketKit.NewSocket(context, SocketType.Pair);
-        SocketKit.BindInproc(socket);
+        using Context context = Sockets.NewContext();
+        Socket socket = Sockets.New(context, SocketType.Pair);
+        Endpoints.BindInproc(socket);
         using var poller = new Poller();
         poller.Add(socket, PollEvents.In);
 
@@ -39,14 +39,14 @@ public class PollerDisposedSocketTests
 
         Assert.True(socket.IsDisposed, "IsDisposed is false after Dispose while a Poller holds the socket");
         Assert.Throws<ObjectDisposedException>(() => socket.Send("after dispose", SendFlags.DontWait));
-        Assert.Throws<ObjectDisposedException>(() => socket.Bind(SocketKit.NewInprocEndpoint()));
+        Assert.Throws<ObjectDisposedException>(() => socket.Bind(Endpoints.NewInproc()));
     }
 
     [Fact]
     public void Adding_a_disposed_socket_throws_ObjectDisposedException()
     {
-        using Context context = SocketKit.NewContext();
-        Socket socket = SocketKit.NewSocket(context, SocketType.Pull);
+        using Context context = Sockets.NewContext();
+        Socket socket = Sockets.New(context, SocketType.Pull);
         socket.Dispose();
         using var poller = new Poller();
 
@@ -57,8 +57,8 @@ public class PollerDisposedSocketTests
     [Fact]
     public void Disposed_poller_refuses_further_use()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket socket = SocketKit.NewSocket(context, SocketType.Pull);
+        using Context context = Sockets.NewContext();
+        using Socket socket = Sockets.New(context, SocketType.Pull);
         var poller = new Poller();
         int index = poller.Add(socket, PollEvents.In);
         poller.Dispose();
@@ -69,7 +69,7 @@ public class PollerDisposedSocketTests
         Assert.Throws<ObjectDisposedException>(() => poller.IsReadable(index));
 
         // The poller released the socket: it still works on its own.
-        SocketKit.BindInproc(socket);
-        SocketKit.AssertNothingWaiting(socket);
+        Endpoints.BindInproc(socket);
+        Frames.AssertNothingWaiting(socket);
     }
 }

@@ -8,7 +8,7 @@ public class PollerGrowthTests
     public void Poller_grows_past_its_initial_capacity_and_keeps_earlier_indices_valid()
     {
         const int Count = 20;
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
         var pulls = new List<Socket>();
         var pushes = new List<Socket>();
         try
@@ -17,11 +17,11 @@ public class PollerGrowthTests
             var indices = new List<int>();
             for (int i = 0; i < Count; i++)
             {
-                Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
+                Socket pull = Sockets.New(context, SocketType.Pull);
                 pulls.Add(pull);
-                Socket push = SocketKit.NewSocket(context, SocketType.Push);
+                Socket push = Sockets.New(context, SocketType.Push);
                 pushes.Add(push);
-                push.Connect(SocketKit.BindInproc(pull));
+                push.Connect(Endpoints.BindInproc(pull));
                 indices.Add(poller.Add(pull, PollEvents.In));
             }
 
@@ -32,7 +32,7 @@ public class PollerGrowthTests
             Assert.True(pushes[0].Send("first"));
             Assert.True(pushes[Count - 1].Send("last"));
 
-            Assert.Equal(2, poller.Poll(SocketKit.TimeoutMs));
+            Assert.Equal(2, poller.Poll(Timeouts.WaitMs));
             for (int i = 0; i < Count; i++)
             {
                 Assert.Equal(i == 0 || i == Count - 1, poller.IsReadable(indices[i]));
@@ -51,17 +51,15 @@ public class PollerGrowthTests
     [Fact]
     public void Poller_with_zero_capacity_still_accepts_entries()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket left = SocketKit.NewSocket(context, SocketType.Pair);
-        using Socket right = SocketKit.NewSocket(context, SocketType.Pair);
-        right.Connect(SocketKit.BindInproc(left));
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (left, right) = pair;
         using var poller = new Poller(0);
 
         int leftIndex = poller.Add(left, PollEvents.In);
         int rightIndex = poller.Add(right, PollEvents.In);
         Assert.True(right.Send("hi"));
 
-        Assert.Equal(1, poller.Poll(SocketKit.TimeoutMs));
+        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
         Assert.True(poller.IsReadable(leftIndex));
         Assert.False(poller.IsReadable(rightIndex));
     }

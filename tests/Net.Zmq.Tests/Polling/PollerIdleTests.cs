@@ -8,12 +8,12 @@ public class PollerIdleTests
     [Fact]
     public void Poll_zero_on_idle_sockets_returns_zero_at_once()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket sub = SocketKit.NewSocket(context, SocketType.Sub);
-        SocketKit.BindTcp(pull);
+        using Context context = Sockets.NewContext();
+        using Socket pull = Sockets.New(context, SocketType.Pull);
+        using Socket sub = Sockets.New(context, SocketType.Sub);
+        Endpoints.BindTcp(pull);
         sub.Subscribe("");
-        sub.Connect(SocketKit.NewInprocEndpoint());
+        sub.Connect(Endpoints.NewInproc());
         using var poller = new Poller();
         int first = poller.Add(pull, PollEvents.In);
         int second = poller.Add(sub, PollEvents.In);
@@ -31,9 +31,9 @@ public class PollerIdleTests
     [Fact]
     public void Poll_with_a_timeout_on_idle_sockets_returns_zero_after_waiting()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        SocketKit.BindInproc(pull);
+        using Context context = Sockets.NewContext();
+        using Socket pull = Sockets.New(context, SocketType.Pull);
+        Endpoints.BindInproc(pull);
         using var poller = new Poller(1);
         int index = poller.Add(pull, PollEvents.In);
 

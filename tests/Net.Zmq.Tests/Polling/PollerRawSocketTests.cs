@@ -28,7 +28,7 @@ public class PollerRawSocketTests
 
         sender.SendTo("datagram"u8.ToArray(), receiver.LocalEndPoint!);
 
-        Assert.Equal(1, poller.Poll(SocketKit.TimeoutMs));
+        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
         Assert.True(poller.IsReadable(receiverIndex));
         Assert.False(poller.IsReadable(idleIndex));
         Assert.False(poller.HasError(receiverIndex));
@@ -55,7 +55,7 @@ public class PollerRawSocketTests
 
         sender.SendTo([1, 2, 3], receiver.LocalEndPoint!);
 
-        Assert.Equal(2, poller.Poll(SocketKit.TimeoutMs));
+        Assert.Equal(2, poller.Poll(Timeouts.WaitMs));
         Assert.True(poller.IsReadable(readIndex));
         Assert.False(poller.IsWritable(readIndex));
     }
@@ -63,10 +63,8 @@ public class PollerRawSocketTests
     [Fact]
     public void Zmq_sockets_and_os_sockets_are_polled_together()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         using NetSocket udp = BoundUdp();
         using NetSocket sender = BoundUdp();
         using var poller = new Poller();
@@ -74,13 +72,13 @@ public class PollerRawSocketTests
         int udpIndex = poller.Add(udp, PollEvents.In);
 
         sender.SendTo([42], udp.LocalEndPoint!);
-        Assert.Equal(1, poller.Poll(SocketKit.TimeoutMs));
+        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
         Assert.True(poller.IsReadable(udpIndex));
         Assert.False(poller.IsReadable(zmqIndex));
         udp.Receive(new byte[8]);
 
         Assert.True(push.Send("zmq"));
-        Assert.Equal(1, poller.Poll(SocketKit.TimeoutMs));
+        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
         Assert.True(poller.IsReadable(zmqIndex));
         Assert.False(poller.IsReadable(udpIndex));
     }
@@ -100,7 +98,7 @@ public class PollerRawSocketTests
         using var poller = new Poller();
         int index = poller.Add(client, PollEvents.In | PollEvents.Error);
 
-        Assert.Equal(1, poller.Poll(SocketKit.TimeoutMs));
+        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
         Assert.True(poller.HasError(index));
     }
 

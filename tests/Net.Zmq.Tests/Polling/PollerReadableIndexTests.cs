@@ -9,7 +9,7 @@ public class PollerReadableIndexTests
     public void Poller_reports_exactly_the_sockets_that_have_messages_by_their_indices()
     {
         const int Count = 5;
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
         var pulls = new List<Socket>();
         var pushes = new List<Socket>();
         try
@@ -18,11 +18,11 @@ public class PollerReadableIndexTests
             var indices = new int[Count];
             for (int i = 0; i < Count; i++)
             {
-                Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
+                Socket pull = Sockets.New(context, SocketType.Pull);
                 pulls.Add(pull);
-                Socket push = SocketKit.NewSocket(context, SocketType.Push);
+                Socket push = Sockets.New(context, SocketType.Push);
                 pushes.Add(push);
-                push.Connect(SocketKit.BindTcp(pull));
+                push.Connect(Endpoints.BindTcp(pull));
                 indices[i] = poller.Add(pull, PollEvents.In);
             }
 
@@ -37,13 +37,13 @@ public class PollerReadableIndexTests
             var clock = Stopwatch.StartNew();
             while (seen.Count < 2)
             {
-                int ready = poller.Poll(SocketKit.TimeoutMs);
+                int ready = poller.Poll(Timeouts.WaitMs);
                 Assert.True(ready > 0, "no socket became readable");
                 int[] readable = indices.Where(poller.IsReadable).ToArray();
                 Assert.Equal(ready, readable.Length);
                 Assert.All(readable, index => Assert.Contains(index, new[] { 1, 3 }));
                 seen.UnionWith(readable);
-                Assert.True(clock.Elapsed < SocketKit.Deadline);
+                Assert.True(clock.Elapsed < Timeouts.Wait);
             }
 
             Assert.All(indices, index => Assert.False(poller.IsWritable(index)));
@@ -62,10 +62,8 @@ public class PollerReadableIndexTests
     [Fact]
     public void Poller_stays_readable_until_every_waiting_message_is_taken()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         using var poller = new Poller();
         int index = poller.Add(pull, PollEvents.In);
 
@@ -76,7 +74,7 @@ public class PollerReadableIndexTests
 
         for (int i = 0; i < 3; i++)
         {
-            Assert.Equal(1, poller.Poll(SocketKit.TimeoutMs));
+            Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
             Assert.True(poller.IsReadable(index));
             Assert.Equal($"{i}", pull.RecvString());
         }
@@ -88,17 +86,15 @@ public class PollerReadableIndexTests
     [Fact]
     public void Poll_with_a_timeout_wakes_when_a_message_arrives_from_another_thread()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindTcp(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
         using var poller = new Poller(1);
         int index = poller.Add(pull, PollEvents.In);
         Assert.Equal(0, poller.Poll(0));
 
         BackgroundWork sender = BackgroundWork.Start("sender", () => Assert.True(push.Send("wake up")));
-        Assert.Equal(1, poller.Poll(TimeSpan.FromMilliseconds(SocketKit.TimeoutMs)));
-        sender.Join(SocketKit.Deadline);
+        Assert.Equal(1, poller.Poll(TimeSpan.FromMilliseconds(Timeouts.WaitMs)));
+        sender.Join(Timeouts.Wait);
 
         Assert.True(poller.IsReadable(index));
         Assert.Equal("wake up", pull.RecvString());

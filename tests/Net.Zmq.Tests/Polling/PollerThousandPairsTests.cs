@@ -21,7 +21,7 @@ public class PollerThousandPairsTests
             {
                 watched[i] = new Socket(context, SocketType.Pair);
                 peers[i] = new Socket(context, SocketType.Pair);
-                peers[i].Connect(SocketKit.BindInproc(watched[i]));
+                peers[i].Connect(Endpoints.BindInproc(watched[i]));
                 indices[i] = poller.Add(watched[i], PollEvents.In);
             }
 
@@ -37,12 +37,12 @@ public class PollerThousandPairsTests
             var clock = Stopwatch.StartNew();
             while (seen.Count < chosen.Length)
             {
-                int ready = poller.Poll(SocketKit.TimeoutMs);
+                int ready = poller.Poll(Timeouts.WaitMs);
                 int[] readable = Enumerable.Range(0, Pairs).Where(i => poller.IsReadable(indices[i])).ToArray();
                 Assert.Equal(ready, readable.Length);
                 Assert.Subset(chosen.ToHashSet(), readable.ToHashSet());
                 seen.UnionWith(readable);
-                Assert.True(ready > 0 && clock.Elapsed < SocketKit.Deadline, $"only {seen.Count} of {chosen.Length} became readable");
+                Assert.True(ready > 0 && clock.Elapsed < Timeouts.Wait, $"only {seen.Count} of {chosen.Length} became readable");
             }
 
             foreach (int i in chosen)

@@ -7,14 +7,12 @@ public class PollerUpdateRemoveTests
     [Fact]
     public void Update_changes_which_events_are_reported_for_an_entry()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket left = SocketKit.NewSocket(context, SocketType.Pair);
-        using Socket right = SocketKit.NewSocket(context, SocketType.Pair);
-        right.Connect(SocketKit.BindInproc(left));
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (left, right) = pair;
         Assert.True(right.Send("waiting"));
         using var poller = new Poller();
         int index = poller.Add(left, PollEvents.In);
-        Assert.Equal(1, poller.Poll(SocketKit.TimeoutMs));
+        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
         Assert.True(poller.IsReadable(index));
 
         poller.Update(index, PollEvents.None);
@@ -37,17 +35,17 @@ public class PollerUpdateRemoveTests
     [Fact]
     public void Removed_entry_is_no_longer_polled_and_its_index_is_rejected()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket quiet = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket busy = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        SocketKit.BindInproc(quiet);
-        push.Connect(SocketKit.BindInproc(busy));
+        using Context context = Sockets.NewContext();
+        using Socket quiet = Sockets.New(context, SocketType.Pull);
+        using Socket busy = Sockets.New(context, SocketType.Pull);
+        using Socket push = Sockets.New(context, SocketType.Push);
+        Endpoints.BindInproc(quiet);
+        push.Connect(Endpoints.BindInproc(busy));
         Assert.True(push.Send("pending"));
         using var poller = new Poller();
         int quietIndex = poller.Add(quiet, PollEvents.In);
         int busyIndex = poller.Add(busy, PollEvents.In);
-        Assert.Equal(1, poller.Poll(SocketKit.TimeoutMs));
+        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
         Assert.True(poller.IsReadable(busyIndex));
 
         poller.Remove(busyIndex);
@@ -66,14 +64,14 @@ public class PollerUpdateRemoveTests
     [Fact]
     public void Index_freed_by_remove_is_reused_by_the_next_add()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket first = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket second = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket third = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        SocketKit.BindInproc(first);
-        SocketKit.BindInproc(second);
-        push.Connect(SocketKit.BindInproc(third));
+        using Context context = Sockets.NewContext();
+        using Socket first = Sockets.New(context, SocketType.Pull);
+        using Socket second = Sockets.New(context, SocketType.Pull);
+        using Socket third = Sockets.New(context, SocketType.Pull);
+        using Socket push = Sockets.New(context, SocketType.Push);
+        Endpoints.BindInproc(first);
+        Endpoints.BindInproc(second);
+        push.Connect(Endpoints.BindInproc(third));
         using var poller = new Poller();
         int a = poller.Add(first, PollEvents.In);
         int b = poller.Add(second, PollEvents.In);
@@ -84,7 +82,7 @@ public class PollerUpdateRemoveTests
         Assert.Equal(a, c);
         Assert.Equal(2, poller.Count);
         Assert.True(push.Send("for third"));
-        Assert.Equal(1, poller.Poll(SocketKit.TimeoutMs));
+        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
         Assert.True(poller.IsReadable(c));
         Assert.False(poller.IsReadable(b));
     }

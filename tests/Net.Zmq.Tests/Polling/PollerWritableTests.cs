@@ -7,14 +7,12 @@ public class PollerWritableTests
     [Fact]
     public void Connected_dealer_is_writable_and_not_readable()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket router = SocketKit.NewSocket(context, SocketType.Router);
-        using Socket dealer = SocketKit.NewSocket(context, SocketType.Dealer);
-        dealer.Connect(SocketKit.BindTcp(router));
+        using var pair = SocketPair.Open(SocketType.Router, SocketType.Dealer);
+        var (router, dealer) = pair;
         using var poller = new Poller();
         int index = poller.Add(dealer, PollEvents.In | PollEvents.Out);
 
-        Assert.Equal(1, poller.Poll(SocketKit.TimeoutMs));
+        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
         Assert.True(poller.IsWritable(index));
         Assert.False(poller.IsReadable(index));
         Assert.False(poller.HasError(index));
@@ -24,8 +22,8 @@ public class PollerWritableTests
     [Fact]
     public void Dealer_without_any_peer_is_not_writable()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket dealer = SocketKit.NewSocket(context, SocketType.Dealer);
+        using Context context = Sockets.NewContext();
+        using Socket dealer = Sockets.New(context, SocketType.Dealer);
         using var poller = new Poller();
         int index = poller.Add(dealer, PollEvents.Out);
 
@@ -37,10 +35,10 @@ public class PollerWritableTests
     [Fact]
     public void Dealer_stops_being_writable_at_its_high_water_mark()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket dealer = SocketKit.NewSocket(context, SocketType.Dealer);
+        using Context context = Sockets.NewContext();
+        using Socket dealer = Sockets.New(context, SocketType.Dealer);
         dealer.SetOption(SocketOption.SendHighWatermark, 5);
-        dealer.Connect(SocketKit.NewInprocEndpoint()); // nobody binds it: the pipe exists but never drains
+        dealer.Connect(Endpoints.NewInproc()); // nobody binds it: the pipe exists but never drains
         using var poller = new Poller();
         int index = poller.Add(dealer, PollEvents.Out);
         Assert.Equal(1, poller.Poll(0));
@@ -61,15 +59,13 @@ public class PollerWritableTests
     [Fact]
     public void Readable_and_writable_are_reported_together_for_a_pair_with_a_waiting_message()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket left = SocketKit.NewSocket(context, SocketType.Pair);
-        using Socket right = SocketKit.NewSocket(context, SocketType.Pair);
-        right.Connect(SocketKit.BindInproc(left));
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (left, right) = pair;
         Assert.True(right.Send("hello"));
         using var poller = new Poller();
         int index = poller.Add(left, PollEvents.In | PollEvents.Out);
 
-        Assert.Equal(1, poller.Poll(SocketKit.TimeoutMs));
+        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
         Assert.True(poller.IsReadable(index));
         Assert.True(poller.IsWritable(index));
     }

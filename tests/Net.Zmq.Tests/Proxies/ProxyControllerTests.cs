@@ -1,32 +1,22 @@
+using Net.Zmq.Tests.Support;
+
 namespace Net.Zmq.Tests.Proxies;
 
 public sealed class ProxyControllerTests : IDisposable
 {
-    private readonly Context _context = new() { DefaultLinger = TimeSpan.Zero };
-    private readonly Socket _proxySide;
-    private readonly Socket _controllerSide;
+    // The PAIR a proxy would read commands from, and the PAIR the controller under test writes them to.
+    private readonly SocketPair _pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
 
-    public ProxyControllerTests()
-    {
-        _proxySide = new Socket(_context, SocketType.Pair);
-        _proxySide.SetOption(SocketOption.ReceiveTimeout, 5000);
-        _proxySide.Bind($"inproc://{Guid.NewGuid()}");
-        _controllerSide = new Socket(_context, SocketType.Pair);
-        _controllerSide.SetOption(SocketOption.ReceiveTimeout, 5000);
-        _controllerSide.Connect(_proxySide.LastEndpoint);
-    }
+    private Socket ProxySide => _pair.Binder;
 
-    public void Dispose()
-    {
-        _controllerSide.Dispose();
-        _proxySide.Dispose();
-        _context.Dispose();
-    }
+    private Socket ControllerSide => _pair.Connector;
+
+    public void Dispose() => _pair.Dispose();
 
     [Fact]
     public void Commands_go_out_as_single_frames_with_exactly_the_words_libzmq_expects()
     {
-        var controller = new ProxyController(_controllerSide);
+        var controller = new ProxyController(ControllerSide);
 
         controller.Pause();
         controller.Resume();
@@ -34,23 +24,23 @@ public sealed class ProxyControllerTests : IDisposable
 
         foreach (string expected in new[] { "PAUSE", "RESUME", "TERMINATE" })
         {
-            Assert.Equal(expected, _proxySide.RecvString());
-            Assert.False(_proxySide.HasMore);
+            Assert.Equal(expected, ProxySide.RecvString());
+            Assert.False(ProxySide.HasMore);
         }
     }
 
     [Fact]
     public void Statistics_are_read_from_eight_frames_in_libzmq_order()
     {
-        var controller = new ProxyController(_controllerSide);
+        var controller = new ProxyController(ControllerSide);
         for (ulong value = 1; value <= 8; value++)
         {
-            _proxySide.Send(BitConverter.GetBytes(value * 1000), value < 8 ? SendFlags.SendMore : SendFlags.None);
+            ProxySide.Send(BitConverter.GetBytes(value * 1000), value < 8 ? SendFlags.SendMore : SendFlags.None);
         }
 
         ProxyStatistics statistics = controller.GetStatistics();
 
-        Assert.Equal("STATISTICS", _proxySide.RecvString());
+        Assert.Equal("STATISTICS", ProxySide.RecvString());
         Assert.Equal(new ProxyStatistics(1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000), statistics);
         Assert.Equal(1000UL, statistics.FrontendMessagesReceived);
         Assert.Equal(4000UL, statistics.FrontendBytesSent);
@@ -64,23 +54,23 @@ public sealed class ProxyControllerTests : IDisposable
     [InlineData(8, 4)]
     public void A_reply_that_is_not_eight_frames_of_eight_bytes_throws_InvalidOperationException(int frames, int size)
     {
-        var controller = new ProxyController(_controllerSide);
+        var controller = new ProxyController(ControllerSide);
         for (int i = 0; i < frames; i++)
         {
-            _proxySide.Send(new byte[size], i < frames - 1 ? SendFlags.SendMore : SendFlags.None);
+            ProxySide.Send(new byte[size], i < frames - 1 ? SendFlags.SendMore : SendFlags.None);
         }
 
         var error = Assert.Throws<InvalidOperationException>(() => controller.GetStatistics());
 
         Assert.Contains("STATISTICS", error.Message);
-        Assert.Equal(-1, _controllerSide.Recv(new byte[8], RecvFlags.DontWait));
+        Assert.Equal(-1, ControllerSide.Recv(new byte[8], RecvFlags.DontWait));
     }
 
     [Fact]
     public void Statistics_without_a_proxy_time_out_with_EAGAIN()
     {
-        _controllerSide.SetOption(SocketOption.ReceiveTimeout, 100);
-        var controller = new ProxyController(_controllerSide);
+        ControllerSide.SetOption(SocketOption.ReceiveTimeout, 100);
+        var controller = new ProxyController(ControllerSide);
 
         var error = Assert.Throws<ZmqException>(() => controller.GetStatistics());
 
@@ -90,11 +80,11 @@ public sealed class ProxyControllerTests : IDisposable
     [Fact]
     public void A_controller_needs_a_pair_socket()
     {
-        using var req = new Socket(_context, SocketType.Req);
+        using var req = new Socket(_pair.Context, SocketType.Req);
 
         Assert.Throws<ArgumentNullException>(() => new ProxyController(null!));
         var error = Assert.Throws<ArgumentException>(() => new ProxyController(req));
         Assert.Contains("PAIR", error.Message);
-        Assert.Same(_controllerSide, new ProxyController(_controllerSide).Socket);
+        Assert.Same(ControllerSide, new ProxyController(ControllerSide).Socket);
     }
 }

@@ -1,19 +1,20 @@
+using Net.Zmq.Tests.Support;
+
 namespace Net.Zmq.Tests.Proxies;
 
 public sealed class ProxyTests : IDisposable
 {
-    private static readonly TimeSpan s_wait = TimeSpan.FromSeconds(5);
-    private readonly Context _context = new() { DefaultLinger = TimeSpan.Zero };
+    private readonly Context _context = Sockets.NewContext();
 
     public void Dispose() => _context.Dispose();
 
     [Fact]
     public async Task Router_dealer_proxy_forwards_requests_and_replies()
     {
-        using var frontend = Bound(SocketType.Router, "tcp://127.0.0.1:*");
-        using var backend = Bound(SocketType.Dealer, "tcp://127.0.0.1:*");
-        using var client = Connected(SocketType.Req, frontend);
-        using var worker = Connected(SocketType.Rep, backend);
+        using var frontend = ProxySockets.Bound(_context, SocketType.Router, Endpoints.EphemeralTcp);
+        using var backend = ProxySockets.Bound(_context, SocketType.Dealer, Endpoints.EphemeralTcp);
+        using var client = ProxySockets.Connected(_context, SocketType.Req, frontend);
+        using var worker = ProxySockets.Connected(_context, SocketType.Rep, backend);
         Task proxy = StartProxy(frontend, backend);
 
         client.Send("request");
@@ -22,16 +23,16 @@ public sealed class ProxyTests : IDisposable
         Assert.Equal("reply", client.RecvString());
 
         _context.Shutdown();
-        await proxy.WaitAsync(s_wait);
+        await proxy.WaitAsync(Timeouts.Wait);
     }
 
     [Fact]
     public async Task Xsub_xpub_proxy_forwards_subscriptions_upstream_and_messages_downstream()
     {
-        using var frontend = Bound(SocketType.XSub);
-        using var backend = Bound(SocketType.XPub);
-        using var publisher = Connected(SocketType.XPub, frontend);
-        using var subscriber = Connected(SocketType.Sub, backend);
+        using var frontend = ProxySockets.Bound(_context, SocketType.XSub);
+        using var backend = ProxySockets.Bound(_context, SocketType.XPub);
+        using var publisher = ProxySockets.Connected(_context, SocketType.XPub, frontend);
+        using var subscriber = ProxySockets.Connected(_context, SocketType.Sub, backend);
         Task proxy = StartProxy(frontend, backend);
 
         subscriber.Subscribe("news");
@@ -41,51 +42,51 @@ public sealed class ProxyTests : IDisposable
         Assert.Equal("news: proxy works", subscriber.RecvString());
 
         _context.Shutdown();
-        await proxy.WaitAsync(s_wait);
+        await proxy.WaitAsync(Timeouts.Wait);
     }
 
     [Fact]
     public async Task Context_shutdown_ends_the_proxy_quietly()
     {
-        using var frontend = Bound(SocketType.Pull);
-        using var backend = Bound(SocketType.Push);
-        using var producer = Connected(SocketType.Push, frontend);
-        using var consumer = Connected(SocketType.Pull, backend);
+        using var frontend = ProxySockets.Bound(_context, SocketType.Pull);
+        using var backend = ProxySockets.Bound(_context, SocketType.Push);
+        using var producer = ProxySockets.Connected(_context, SocketType.Push, frontend);
+        using var consumer = ProxySockets.Connected(_context, SocketType.Pull, backend);
         Task proxy = StartProxy(frontend, backend);
         producer.Send("proves the proxy runs");
         Assert.Equal("proves the proxy runs", consumer.RecvString());
 
         _context.Shutdown();
 
-        await proxy.WaitAsync(s_wait);
+        await proxy.WaitAsync(Timeouts.Wait);
         Assert.True(proxy.IsCompletedSuccessfully);
     }
 
     [Fact]
     public async Task Context_dispose_ends_the_proxy_quietly()
     {
-        var context = new Context { DefaultLinger = TimeSpan.Zero };
+        var context = Sockets.NewContext();
         using var frontend = new Socket(context, SocketType.Pull);
         using var backend = new Socket(context, SocketType.Push);
-        frontend.Bind($"inproc://{Guid.NewGuid()}");
-        backend.Bind($"inproc://{Guid.NewGuid()}");
+        frontend.Bind(Endpoints.NewInproc());
+        backend.Bind(Endpoints.NewInproc());
         Task proxy = StartProxy(frontend, backend);
 
         context.Dispose();
 
-        await proxy.WaitAsync(s_wait);
+        await proxy.WaitAsync(Timeouts.Wait);
         Assert.True(proxy.IsCompletedSuccessfully);
     }
 
     [Fact]
     public async Task Capture_socket_receives_a_copy_of_every_forwarded_frame()
     {
-        using var frontend = Bound(SocketType.Pull);
-        using var backend = Bound(SocketType.Push);
-        using var capture = Bound(SocketType.Push);
-        using var producer = Connected(SocketType.Push, frontend);
-        using var consumer = Connected(SocketType.Pull, backend);
-        using var tap = Connected(SocketType.Pull, capture);
+        using var frontend = ProxySockets.Bound(_context, SocketType.Pull);
+        using var backend = ProxySockets.Bound(_context, SocketType.Push);
+        using var capture = ProxySockets.Bound(_context, SocketType.Push);
+        using var producer = ProxySockets.Connected(_context, SocketType.Push, frontend);
+        using var consumer = ProxySockets.Connected(_context, SocketType.Pull, backend);
+        using var tap = ProxySockets.Connected(_context, SocketType.Pull, capture);
         Task proxy = StartProxy(frontend, backend, capture);
 
         producer.Send("single");
@@ -100,16 +101,16 @@ public sealed class ProxyTests : IDisposable
         Assert.False(tap.HasMore);
 
         _context.Shutdown();
-        await proxy.WaitAsync(s_wait);
+        await proxy.WaitAsync(Timeouts.Wait);
     }
 
     [Fact]
     public async Task Disposing_a_socket_while_the_proxy_runs_keeps_it_open_until_the_proxy_returns()
     {
-        using var frontend = Bound(SocketType.Pull);
-        var backend = Bound(SocketType.Push);
-        using var producer = Connected(SocketType.Push, frontend);
-        using var consumer = Connected(SocketType.Pull, backend);
+        using var frontend = ProxySockets.Bound(_context, SocketType.Pull);
+        var backend = ProxySockets.Bound(_context, SocketType.Push);
+        using var producer = ProxySockets.Connected(_context, SocketType.Push, frontend);
+        using var consumer = ProxySockets.Connected(_context, SocketType.Pull, backend);
         Task proxy = StartProxy(frontend, backend);
         producer.Send("before");
         Assert.Equal("before", consumer.RecvString());
@@ -119,7 +120,7 @@ public sealed class ProxyTests : IDisposable
 
         Assert.Equal("after", consumer.RecvString());
         _context.Shutdown();
-        await proxy.WaitAsync(s_wait);
+        await proxy.WaitAsync(Timeouts.Wait);
         Assert.True(proxy.IsCompletedSuccessfully);
         Assert.True(backend.IsDisposed);
     }
@@ -169,7 +170,7 @@ public sealed class ProxyTests : IDisposable
 
         Task proxy = Task.Run(() => Proxy.Start(sockets[0], sockets[1], sockets[2]));
 
-        await Assert.ThrowsAsync<ObjectDisposedException>(() => proxy.WaitAsync(s_wait));
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => proxy.WaitAsync(Timeouts.Wait));
         foreach (Socket socket in sockets)
         {
             socket.Dispose();
@@ -179,35 +180,19 @@ public sealed class ProxyTests : IDisposable
     [Fact]
     public async Task A_capture_socket_that_cannot_send_stops_the_proxy_with_ZmqException()
     {
-        using var frontend = Bound(SocketType.Pull);
-        using var backend = Bound(SocketType.Push);
-        using var capture = Bound(SocketType.Pull);
-        using var producer = Connected(SocketType.Push, frontend);
-        using var consumer = Connected(SocketType.Pull, backend);
+        using var frontend = ProxySockets.Bound(_context, SocketType.Pull);
+        using var backend = ProxySockets.Bound(_context, SocketType.Push);
+        using var capture = ProxySockets.Bound(_context, SocketType.Pull);
+        using var producer = ProxySockets.Connected(_context, SocketType.Push, frontend);
+        using var consumer = ProxySockets.Connected(_context, SocketType.Pull, backend);
         Task proxy = StartProxy(frontend, backend, capture);
 
         producer.Send("cannot be captured");
 
-        var error = await Assert.ThrowsAsync<ZmqException>(() => proxy.WaitAsync(s_wait));
+        var error = await Assert.ThrowsAsync<ZmqException>(() => proxy.WaitAsync(Timeouts.Wait));
         Assert.Equal(ZmqError.ENOTSUP, error.ErrorNumber);
     }
 
     private static Task StartProxy(Socket frontend, Socket backend, Socket? capture = null) =>
         Task.Factory.StartNew(() => Proxy.Start(frontend, backend, capture), TaskCreationOptions.LongRunning);
-
-    private Socket Bound(SocketType type, string? endpoint = null)
-    {
-        var socket = new Socket(_context, type);
-        socket.Bind(endpoint ?? $"inproc://{Guid.NewGuid()}");
-        return socket;
-    }
-
-    private Socket Connected(SocketType type, Socket peer)
-    {
-        var socket = new Socket(_context, type);
-        socket.SetOption(SocketOption.ReceiveTimeout, 5000);
-        socket.SetOption(SocketOption.SendTimeout, 5000);
-        socket.Connect(peer.LastEndpoint);
-        return socket;
-    }
 }

@@ -1,9 +1,10 @@
+using Net.Zmq.Tests.Support;
+
 namespace Net.Zmq.Tests.Proxies;
 
 public sealed class SteerableProxyTests : IDisposable
 {
-    private static readonly TimeSpan s_wait = TimeSpan.FromSeconds(5);
-    private readonly Context _context = new() { DefaultLinger = TimeSpan.Zero };
+    private readonly Context _context = Sockets.NewContext();
     private readonly Socket _frontend;
     private readonly Socket _backend;
     private readonly Socket _control;
@@ -12,10 +13,10 @@ public sealed class SteerableProxyTests : IDisposable
 
     public SteerableProxyTests()
     {
-        _frontend = Bound(SocketType.Pull);
-        _backend = Bound(SocketType.Push);
-        _control = Bound(SocketType.Pair);
-        _steering = Connected(SocketType.Pair, _control);
+        _frontend = ProxySockets.Bound(_context, SocketType.Pull);
+        _backend = ProxySockets.Bound(_context, SocketType.Push);
+        _control = ProxySockets.Bound(_context, SocketType.Pair);
+        _steering = ProxySockets.Connected(_context, SocketType.Pair, _control);
         _controller = new ProxyController(_steering);
     }
 
@@ -31,38 +32,38 @@ public sealed class SteerableProxyTests : IDisposable
     [Fact]
     public async Task Terminate_ends_the_proxy_quietly_and_hands_the_sockets_back()
     {
-        using var producer = Connected(SocketType.Push, _frontend);
+        using var producer = ProxySockets.Connected(_context, SocketType.Push, _frontend);
         Task proxy = StartProxy();
 
         _controller.Terminate();
 
-        await proxy.WaitAsync(s_wait);
+        await proxy.WaitAsync(Timeouts.Wait);
         Assert.True(proxy.IsCompletedSuccessfully);
         producer.Send("read by the test, not by the proxy");
-        _frontend.SetOption(SocketOption.ReceiveTimeout, 5000);
+        _frontend.WithTimeouts();
         Assert.Equal("read by the test, not by the proxy", _frontend.RecvString());
     }
 
     [Fact]
     public async Task Context_shutdown_ends_the_steerable_proxy_quietly()
     {
-        using var producer = Connected(SocketType.Push, _frontend);
-        using var consumer = Connected(SocketType.Pull, _backend);
+        using var producer = ProxySockets.Connected(_context, SocketType.Push, _frontend);
+        using var consumer = ProxySockets.Connected(_context, SocketType.Pull, _backend);
         Task proxy = StartProxy();
         producer.Send("proves the proxy runs");
         Assert.Equal("proves the proxy runs", consumer.RecvString());
 
         _context.Shutdown();
 
-        await proxy.WaitAsync(s_wait);
+        await proxy.WaitAsync(Timeouts.Wait);
         Assert.True(proxy.IsCompletedSuccessfully);
     }
 
     [Fact]
     public async Task Pause_holds_messages_back_until_resume()
     {
-        using var producer = Connected(SocketType.Push, _frontend);
-        using var consumer = Connected(SocketType.Pull, _backend);
+        using var producer = ProxySockets.Connected(_context, SocketType.Push, _frontend);
+        using var consumer = ProxySockets.Connected(_context, SocketType.Pull, _backend);
         using var poller = new Poller();
         int consumerIndex = poller.Add(consumer, PollEvents.In);
         Task proxy = StartProxy();
@@ -76,23 +77,22 @@ public sealed class SteerableProxyTests : IDisposable
         Assert.Equal(0, poller.Poll(200));
         Assert.False(poller.IsReadable(consumerIndex));
         _controller.Resume();
-        Assert.Equal(1, poller.Poll(5000));
+        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
         Assert.Equal("sent while paused", consumer.RecvString());
 
         _controller.Terminate();
-        await proxy.WaitAsync(s_wait);
+        await proxy.WaitAsync(Timeouts.Wait);
     }
 
     [Fact]
     public async Task Statistics_count_the_messages_and_bytes_forwarded_each_way()
     {
-        using var frontend = Bound(SocketType.Router);
-        using var backend = Bound(SocketType.Dealer);
-        using var client = new Socket(_context, SocketType.Req);
+        using var frontend = ProxySockets.Bound(_context, SocketType.Router);
+        using var backend = ProxySockets.Bound(_context, SocketType.Dealer);
+        using var client = Sockets.New(_context, SocketType.Req);
         client.SetOption(SocketOption.RoutingId, "client"u8);
-        client.SetOption(SocketOption.ReceiveTimeout, 5000);
         client.Connect(frontend.LastEndpoint);
-        using var worker = Connected(SocketType.Rep, backend);
+        using var worker = ProxySockets.Connected(_context, SocketType.Rep, backend);
         Task proxy = StartProxy(frontend, backend);
         const int Rounds = 3;
         for (int i = 0; i < Rounds; i++)
@@ -119,7 +119,7 @@ public sealed class SteerableProxyTests : IDisposable
             BackendBytesSent: Rounds * 11), statistics);
 
         _controller.Terminate();
-        await proxy.WaitAsync(s_wait);
+        await proxy.WaitAsync(Timeouts.Wait);
     }
 
     [Fact]
@@ -130,22 +130,22 @@ public sealed class SteerableProxyTests : IDisposable
         Assert.Equal(default, _controller.GetStatistics());
 
         _controller.Terminate();
-        await proxy.WaitAsync(s_wait);
+        await proxy.WaitAsync(Timeouts.Wait);
     }
 
     [Fact]
     public async Task Capture_socket_of_a_steerable_proxy_receives_the_forwarded_messages_and_in_libzmq_4_3_the_commands()
     {
-        using var capture = Bound(SocketType.Push);
-        using var tap = Connected(SocketType.Pull, capture);
-        using var producer = Connected(SocketType.Push, _frontend);
-        using var consumer = Connected(SocketType.Pull, _backend);
+        using var capture = ProxySockets.Bound(_context, SocketType.Push);
+        using var tap = ProxySockets.Connected(_context, SocketType.Pull, capture);
+        using var producer = ProxySockets.Connected(_context, SocketType.Push, _frontend);
+        using var consumer = ProxySockets.Connected(_context, SocketType.Pull, _backend);
         Task proxy = StartProxy(_frontend, _backend, capture);
 
         producer.Send("copied");
         Assert.Equal("copied", consumer.RecvString());
         _controller.Terminate();
-        await proxy.WaitAsync(s_wait);
+        await proxy.WaitAsync(Timeouts.Wait);
 
         Assert.Equal("copied", tap.RecvString());
         if (Context.Version < new Version(4, 3, 6))
@@ -168,7 +168,7 @@ public sealed class SteerableProxyTests : IDisposable
     [Fact]
     public void A_control_socket_shared_with_another_role_is_rejected()
     {
-        using var capture = Bound(SocketType.Pair);
+        using var capture = ProxySockets.Bound(_context, SocketType.Pair);
 
         Assert.Throws<ArgumentException>(() => Proxy.StartSteerable(_frontend, _frontend, null, _control));
         Assert.Throws<ArgumentException>(() => Proxy.StartSteerable(_frontend, _backend, _frontend, _control));
@@ -197,27 +197,11 @@ public sealed class SteerableProxyTests : IDisposable
 
         Task proxy = Task.Run(() => Proxy.StartSteerable(_frontend, _backend, null, _control));
 
-        await Assert.ThrowsAsync<ObjectDisposedException>(() => proxy.WaitAsync(s_wait));
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => proxy.WaitAsync(Timeouts.Wait));
     }
 
     private Task StartProxy() => StartProxy(_frontend, _backend);
 
     private Task StartProxy(Socket frontend, Socket backend, Socket? capture = null) =>
         Task.Factory.StartNew(() => Proxy.StartSteerable(frontend, backend, capture, _control), TaskCreationOptions.LongRunning);
-
-    private Socket Bound(SocketType type)
-    {
-        var socket = new Socket(_context, type);
-        socket.Bind($"inproc://{Guid.NewGuid()}");
-        return socket;
-    }
-
-    private Socket Connected(SocketType type, Socket peer)
-    {
-        var socket = new Socket(_context, type);
-        socket.SetOption(SocketOption.ReceiveTimeout, 5000);
-        socket.SetOption(SocketOption.SendTimeout, 5000);
-        socket.Connect(peer.LastEndpoint);
-        return socket;
-    }
 }

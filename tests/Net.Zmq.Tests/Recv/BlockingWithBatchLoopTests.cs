@@ -36,6 +36,6 @@ public class BlockingWithBatchLoopTests
 
         Assert.Equal(RouterToRouterLink.MessageCount, received);
         Assert.InRange(batches, 1, RouterToRouterLink.MessageCount);
-        SocketKit.AssertNothingWaiting(link.Receiver);
+        Frames.AssertNothingWaiting(link.Receiver);
     }
 }

@@ -38,6 +38,6 @@ public class PollerLoopTests
 
         Assert.Equal(RouterToRouterLink.MessageCount, received);
         Assert.InRange(polls, 1, RouterToRouterLink.MessageCount);
-        SocketKit.AssertNothingWaiting(link.Receiver);
+        Frames.AssertNothingWaiting(link.Receiver);
     }
 }

@@ -24,6 +24,6 @@ public class PureBlockingLoopTests
         });
 
         Assert.Equal(RouterToRouterLink.MessageCount, received);
-        SocketKit.AssertNothingWaiting(link.Receiver);
+        Frames.AssertNothingWaiting(link.Receiver);
     }
 }

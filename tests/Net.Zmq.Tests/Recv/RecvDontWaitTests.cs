@@ -7,9 +7,9 @@ public class RecvDontWaitTests
     [Fact]
     public void Every_non_blocking_receive_on_an_empty_socket_reports_nothing_without_throwing()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        SocketKit.BindInproc(pull);
+        using Context context = Sockets.NewContext();
+        using Socket pull = Sockets.New(context, SocketType.Pull);
+        Endpoints.BindInproc(pull);
 
         var buffer = new byte[16];
         Assert.Equal(-1, pull.Recv(buffer.AsSpan(), RecvFlags.DontWait));
@@ -35,9 +35,9 @@ public class RecvDontWaitTests
     [Fact]
     public void Recv_into_native_memory_with_dont_wait_on_an_empty_socket_returns_minus_one()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        SocketKit.BindInproc(pull);
+        using Context context = Sockets.NewContext();
+        using Socket pull = Sockets.New(context, SocketType.Pull);
+        Endpoints.BindInproc(pull);
 
         unsafe
         {
@@ -49,16 +49,14 @@ public class RecvDontWaitTests
     [Fact]
     public void Non_blocking_receive_returns_a_frame_that_is_waiting()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         Assert.True(push.Send("ready"));
 
         // Wait for the frame with a poll, then take it without blocking.
         using var poller = new Poller(1);
         int index = poller.Add(pull, PollEvents.In);
-        Assert.Equal(1, poller.Poll(SocketKit.TimeoutMs));
+        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
         Assert.True(poller.IsReadable(index));
 
         var buffer = new byte[16];

@@ -15,10 +15,8 @@ public class RecvMessageTests
     [InlineData(1 << 20)]
     public void Recv_into_a_message_gets_the_whole_frame(int size)
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindTcp(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
         byte[] frame = Pattern(size);
         Assert.True(push.Send(frame));
 
@@ -34,10 +32,8 @@ public class RecvMessageTests
     [Fact]
     public void One_message_reused_across_receives_of_different_sizes_holds_each_frame_in_turn()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         int[] sizes = [5, 70_000, 0, 12, 300];
         foreach (int size in sizes)
         {
@@ -55,10 +51,8 @@ public class RecvMessageTests
     [Fact]
     public void Recv_without_arguments_returns_a_new_message_per_frame()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         Assert.True(push.Send("first"));
         Assert.True(push.Send("second"));
 
@@ -73,11 +67,9 @@ public class RecvMessageTests
     [Fact]
     public void Recv_of_a_multipart_frame_by_frame_reports_more_on_each_but_the_last()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
-        SocketKit.SendStrings(push, "a", "b", "c");
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
+        Frames.SendStrings(push, "a", "b", "c");
 
         using var message = new Message();
         Assert.True(pull.Recv(message));
@@ -95,10 +87,8 @@ public class RecvMessageTests
     [Fact]
     public void Small_received_frame_stays_readable_through_its_data_span_when_the_gc_moves_the_message()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         Assert.True(push.Send("inline bytes"));
 
         using var message = new Message();

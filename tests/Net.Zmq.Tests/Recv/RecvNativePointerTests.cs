@@ -9,10 +9,8 @@ public class RecvNativePointerTests
     public unsafe void Frame_sent_from_and_received_into_native_memory_round_trips()
     {
         const int Size = 4096;
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindTcp(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
 
         byte* source = (byte*)NativeMemory.Alloc(Size);
         byte* target = (byte*)NativeMemory.Alloc(Size);
@@ -38,10 +36,8 @@ public class RecvNativePointerTests
     [Fact]
     public unsafe void Recv_into_a_small_native_buffer_reports_the_full_size_and_writes_only_the_buffer()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         byte[] frame = Enumerable.Range(0, 100).Select(i => (byte)(i + 1)).ToArray();
         Assert.True(push.Send(frame));
 
@@ -63,22 +59,20 @@ public class RecvNativePointerTests
     [Fact]
     public void Recv_into_a_null_pointer_with_zero_size_reports_the_frame_size()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         Assert.True(push.Send("discarded"));
 
         Assert.Equal(9, pull.Recv(0, 0));
-        SocketKit.AssertNothingWaiting(pull);
+        Frames.AssertNothingWaiting(pull);
     }
 
     [Fact]
     public void Recv_into_native_memory_rejects_a_null_pointer_or_a_negative_size()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        SocketKit.BindInproc(pull);
+        using Context context = Sockets.NewContext();
+        using Socket pull = Sockets.New(context, SocketType.Pull);
+        Endpoints.BindInproc(pull);
 
         Assert.Throws<ArgumentNullException>(() => pull.Recv(0, 10));
         Assert.Throws<ArgumentOutOfRangeException>(() => pull.Recv(1, -1));

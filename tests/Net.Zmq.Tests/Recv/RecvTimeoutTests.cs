@@ -73,10 +73,10 @@ public class RecvTimeoutTests
     [MemberData(nameof(BlockingReceives))]
     public void Blocking_receive_that_hits_the_receive_timeout_throws_EAGAIN(string operation)
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
+        using Context context = Sockets.NewContext();
+        using Socket pull = Sockets.New(context, SocketType.Pull);
         pull.SetOption(SocketOption.ReceiveTimeout, TimeoutMs);
-        SocketKit.BindInproc(pull);
+        Endpoints.BindInproc(pull);
 
         var clock = Stopwatch.StartNew();
         var error = Assert.Throws<ZmqException>(() => Receive(pull, operation));
@@ -90,11 +90,11 @@ public class RecvTimeoutTests
     [Fact]
     public void Socket_still_receives_after_a_receive_timed_out()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
+        using Context context = Sockets.NewContext();
+        using Socket pull = Sockets.New(context, SocketType.Pull);
+        using Socket push = Sockets.New(context, SocketType.Push);
         pull.SetOption(SocketOption.ReceiveTimeout, TimeSpan.FromMilliseconds(TimeoutMs));
-        push.Connect(SocketKit.BindInproc(pull));
+        push.Connect(Endpoints.BindInproc(pull));
 
         var error = Assert.Throws<ZmqException>(() => pull.RecvString());
         Assert.Equal(ZmqError.EAGAIN, error.ErrorNumber);

@@ -9,10 +9,8 @@ public class RecvTruncationTests
     [Fact]
     public void Recv_of_a_100_byte_frame_into_a_10_byte_buffer_returns_100_and_keeps_the_first_10_bytes()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         byte[] frame = Pattern(100);
         Assert.True(push.Send(frame));
 
@@ -26,10 +24,8 @@ public class RecvTruncationTests
     [Fact]
     public void Truncated_rest_of_the_frame_is_discarded_and_the_next_frame_arrives_whole()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         byte[] first = Pattern(100, seed: 1);
         byte[] second = Pattern(20, seed: 2);
         Assert.True(push.Send(first));
@@ -42,16 +38,14 @@ public class RecvTruncationTests
         var buffer = new byte[64];
         Assert.Equal(20, pull.Recv(buffer));
         Assert.Equal(second, buffer[..20]);
-        SocketKit.AssertNothingWaiting(pull);
+        Frames.AssertNothingWaiting(pull);
     }
 
     [Fact]
     public void Recv_into_an_exactly_sized_buffer_returns_exactly_the_frame_size()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         byte[] frame = Pattern(100);
         Assert.True(push.Send(frame));
 
@@ -63,10 +57,8 @@ public class RecvTruncationTests
     [Fact]
     public void Recv_into_a_larger_buffer_returns_the_frame_size_and_leaves_the_tail_untouched()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         byte[] frame = Pattern(40);
         Assert.True(push.Send(frame));
 
@@ -80,23 +72,19 @@ public class RecvTruncationTests
     [Fact]
     public void Recv_into_an_empty_buffer_still_reports_the_frame_size_and_consumes_the_frame()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         Assert.True(push.Send(Pattern(33)));
 
         Assert.Equal(33, pull.Recv(Span<byte>.Empty));
-        SocketKit.AssertNothingWaiting(pull);
+        Frames.AssertNothingWaiting(pull);
     }
 
     [Fact]
     public void TryRecv_reports_the_full_size_of_a_truncated_frame()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindInproc(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         byte[] frame = Pattern(100);
         Assert.True(push.Send(frame));
 
@@ -109,10 +97,8 @@ public class RecvTruncationTests
     [Fact]
     public void Recv_reports_the_true_size_of_a_large_frame_over_tcp()
     {
-        using Context context = SocketKit.NewContext();
-        using Socket pull = SocketKit.NewSocket(context, SocketType.Pull);
-        using Socket push = SocketKit.NewSocket(context, SocketType.Push);
-        push.Connect(SocketKit.BindTcp(pull));
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
         byte[] frame = Pattern(1 << 20);
         Assert.True(push.Send(frame));
 

@@ -19,15 +19,15 @@ internal sealed class RouterToRouterLink : IDisposable
 
     public RouterToRouterLink()
     {
-        _context = SocketKit.NewContext();
-        Receiver = SocketKit.NewSocket(_context, SocketType.Router);
-        Sender = SocketKit.NewSocket(_context, SocketType.Router);
+        _context = Sockets.NewContext();
+        Receiver = Sockets.New(_context, SocketType.Router);
+        Sender = Sockets.New(_context, SocketType.Router);
         Receiver.SetOption(SocketOption.RoutingId, s_receiverId);
         Sender.SetOption(SocketOption.RoutingId, s_senderId);
         Sender.SetOption(SocketOption.ProbeRouter, true);
         Sender.SetOption(SocketOption.RouterMandatory, true);
-        Sender.Connect(SocketKit.BindTcp(Receiver));
-        (byte[] senderId, byte[] receiverId) = SocketKit.CompleteRouterHandshake(Receiver, Sender);
+        Sender.Connect(Endpoints.BindTcp(Receiver));
+        (byte[] senderId, byte[] receiverId) = Connections.CompleteRouterHandshake(Receiver, Sender);
         Assert.Equal(s_senderId, senderId);
         Assert.Equal(s_receiverId, receiverId);
     }

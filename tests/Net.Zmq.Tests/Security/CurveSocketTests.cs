@@ -1,4 +1,5 @@
 using Net.Zmq.Security;
+using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Security;
 
@@ -13,14 +14,11 @@ public sealed class CurveSocketTests : IDisposable
     [Fact]
     public void Curve_client_and_server_exchange_messages_both_ways()
     {
-        using var server = new Socket(_context, SocketType.Rep);
-        using var client = new Socket(_context, SocketType.Req);
+        using var server = Sockets.New(_context, SocketType.Rep);
+        using var client = Sockets.New(_context, SocketType.Req);
         server.MakeCurveServer(_serverKeys.SecretKey);
         client.MakeCurveClient(_clientKeys, _serverKeys.PublicKey);
-        server.SetOption(SocketOption.ReceiveTimeout, 5000);
-        client.SetOption(SocketOption.ReceiveTimeout, 5000);
-        server.Bind("tcp://127.0.0.1:*");
-        client.Connect(server.LastEndpoint);
+        client.Connect(Endpoints.BindTcp(server));
 
         client.Send("hello over curve");
         Assert.Equal("hello over curve", server.RecvString());
@@ -58,15 +56,13 @@ public sealed class CurveSocketTests : IDisposable
     [Fact]
     public void A_client_with_the_wrong_server_key_gets_nothing_through_while_a_right_one_does()
     {
-        using var server = new Socket(_context, SocketType.Pull);
+        using var server = Sockets.New(_context, SocketType.Pull);
         using var intruder = new Socket(_context, SocketType.Push);
         using var friend = new Socket(_context, SocketType.Push);
         server.MakeCurveServer(_serverKeys);
         intruder.MakeCurveClient(_clientKeys, Curve.GenerateKeyPair().PublicKey);
         friend.MakeCurveClient(_clientKeys, _serverKeys.PublicKey);
-        server.SetOption(SocketOption.ReceiveTimeout, 5000);
-        server.Bind("tcp://127.0.0.1:*");
-        intruder.Connect(server.LastEndpoint);
+        intruder.Connect(Endpoints.BindTcp(server));
         intruder.Send("intruder");
         friend.Connect(server.LastEndpoint);
         friend.Send("friend");

@@ -1,4 +1,5 @@
 using System.Text;
+using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Security;
 
@@ -36,25 +37,21 @@ public sealed class PlainSocketTests : IDisposable
     [Fact]
     public async Task Plain_client_and_server_exchange_messages_once_a_zap_handler_accepts_the_user()
     {
-        using var handler = new Socket(_context, SocketType.Rep);
-        handler.SetOption(SocketOption.ReceiveTimeout, 5000);
+        using var handler = Sockets.New(_context, SocketType.Rep);
         handler.Bind(ZapEndpoint);
         Task<List<string>> zap = Task.Run(() => AnswerOneZapRequest(handler, "200"));
-        using var server = new Socket(_context, SocketType.Rep);
-        using var client = new Socket(_context, SocketType.Req);
+        using var server = Sockets.New(_context, SocketType.Rep);
+        using var client = Sockets.New(_context, SocketType.Req);
         server.MakePlainServer();
         client.MakePlainClient("admin", "secret");
-        server.SetOption(SocketOption.ReceiveTimeout, 5000);
-        client.SetOption(SocketOption.ReceiveTimeout, 5000);
-        server.Bind("tcp://127.0.0.1:*");
-        client.Connect(server.LastEndpoint);
+        client.Connect(Endpoints.BindTcp(server));
 
         client.Send("hello over plain");
         Assert.Equal("hello over plain", server.RecvString());
         server.Send("welcome");
         Assert.Equal("welcome", client.RecvString());
 
-        List<string> request = await zap.WaitAsync(TimeSpan.FromSeconds(5));
+        List<string> request = await zap.WaitAsync(Timeouts.Wait);
         Assert.Equal("PLAIN", request[5]);
         Assert.Equal("admin", request[6]);
         Assert.Equal("secret", request[7]);
@@ -63,8 +60,7 @@ public sealed class PlainSocketTests : IDisposable
     [Fact]
     public async Task Plain_client_gets_nothing_through_when_the_zap_handler_refuses_it()
     {
-        using var handler = new Socket(_context, SocketType.Rep);
-        handler.SetOption(SocketOption.ReceiveTimeout, 5000);
+        using var handler = Sockets.New(_context, SocketType.Rep);
         handler.Bind(ZapEndpoint);
         Task<List<string>> zap = Task.Run(() => AnswerOneZapRequest(handler, "400"));
         using var server = new Socket(_context, SocketType.Pull);
@@ -72,11 +68,10 @@ public sealed class PlainSocketTests : IDisposable
         server.MakePlainServer();
         client.MakePlainClient("mallory", "guess");
         server.SetOption(SocketOption.ReceiveTimeout, 300);
-        server.Bind("tcp://127.0.0.1:*");
-        client.Connect(server.LastEndpoint);
+        client.Connect(Endpoints.BindTcp(server));
         client.Send("let me in");
 
-        List<string> request = await zap.WaitAsync(TimeSpan.FromSeconds(5));
+        List<string> request = await zap.WaitAsync(Timeouts.Wait);
         Assert.Equal("mallory", request[6]);
         var error = Assert.Throws<ZmqException>(() => server.RecvString());
         Assert.Equal(ZmqError.EAGAIN, error.ErrorNumber);
@@ -90,8 +85,7 @@ public sealed class PlainSocketTests : IDisposable
         server.MakePlainServer();
         client.MakePlainClient("admin", "secret");
         server.SetOption(SocketOption.ReceiveTimeout, 300);
-        server.Bind("tcp://127.0.0.1:*");
-        client.Connect(server.LastEndpoint);
+        client.Connect(Endpoints.BindTcp(server));
         client.Send("no handler");
 
         var error = Assert.Throws<ZmqException>(() => server.RecvString());

@@ -4,12 +4,12 @@ using System.Text;
 using Net.Zmq.Interop;
 using Net.Zmq.Monitoring;
 using Net.Zmq.Security;
+using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Security;
 
 public sealed class ZapAuthenticatorTests : IDisposable
 {
-    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(5);
     private readonly Context _context = new();
 
     public void Dispose() => _context.Dispose();
@@ -48,7 +48,7 @@ public sealed class ZapAuthenticatorTests : IDisposable
         });
         client.Send("must not arrive", SendFlags.DontWait);
 
-        SocketMonitorEvent failed = events.WaitFor(SocketEvents.HandshakeFailedAuth | SocketEvents.HandshakeSucceeded, Timeout);
+        SocketMonitorEvent failed = events.WaitFor(SocketEvents.HandshakeFailedAuth | SocketEvents.HandshakeSucceeded, Timeouts.Wait);
         Assert.Equal(SocketEvents.HandshakeFailedAuth, failed.Event);
         Assert.Equal(400, failed.Value);
         AssertNothingArrives(server);
@@ -59,16 +59,15 @@ public sealed class ZapAuthenticatorTests : IDisposable
     {
         using var auth = new ZapAuthenticator(_context);
         auth.DefaultPolicy.DenyAddress("127.0.0.2");
-        using var server = new Socket(_context, SocketType.Pull);
+        using var server = Sockets.New(_context, SocketType.Pull);
         server.SetOption(SocketOption.ZapDomain, "test"); // NULL mechanism asks ZAP only with a domain
-        server.SetOption(SocketOption.ReceiveTimeout, 5000);
         server.Bind("tcp://127.0.0.1:*");
         int port = new Uri(server.LastEndpoint).Port;
         using var events = new SocketMonitor(server);
 
         using var denied = Client($"tcp://127.0.0.2:0;127.0.0.1:{port}", _ => { });
         denied.Send("from 127.0.0.2", SendFlags.DontWait);
-        Assert.Equal(400, events.WaitFor(SocketEvents.HandshakeFailedAuth, Timeout).Value);
+        Assert.Equal(400, events.WaitFor(SocketEvents.HandshakeFailedAuth, Timeouts.Wait).Value);
 
         using var allowed = Client($"tcp://127.0.0.1:{port}", _ => { });
         allowed.Send("from 127.0.0.1");
@@ -88,7 +87,7 @@ public sealed class ZapAuthenticatorTests : IDisposable
 
         using var client = Client(server.LastEndpoint, _ => { });
 
-        Assert.Equal(400, events.WaitFor(SocketEvents.HandshakeFailedAuth, Timeout).Value);
+        Assert.Equal(400, events.WaitFor(SocketEvents.HandshakeFailedAuth, Timeouts.Wait).Value);
         AssertNothingArrives(server);
     }
 
@@ -123,7 +122,7 @@ public sealed class ZapAuthenticatorTests : IDisposable
         using var client = CurveClient(server.LastEndpoint, serverPublic, strangerPublic, strangerSecret);
         client.Send("must not arrive", SendFlags.DontWait);
 
-        Assert.Equal(400, events.WaitFor(SocketEvents.HandshakeFailedAuth | SocketEvents.HandshakeSucceeded, Timeout).Value);
+        Assert.Equal(400, events.WaitFor(SocketEvents.HandshakeFailedAuth | SocketEvents.HandshakeSucceeded, Timeouts.Wait).Value);
         AssertNothingArrives(server);
     }
 
@@ -141,7 +140,7 @@ public sealed class ZapAuthenticatorTests : IDisposable
         client.Send("must not arrive", SendFlags.DontWait);
 
         SocketMonitorEvent failed = events.WaitFor(
-            SocketEvents.HandshakeFailedProtocol | SocketEvents.HandshakeFailedNoDetail | SocketEvents.HandshakeSucceeded, Timeout);
+            SocketEvents.HandshakeFailedProtocol | SocketEvents.HandshakeFailedNoDetail | SocketEvents.HandshakeSucceeded, Timeouts.Wait);
         Assert.NotEqual(SocketEvents.HandshakeSucceeded, failed.Event);
         AssertNothingArrives(server);
     }
@@ -197,8 +196,7 @@ public sealed class ZapAuthenticatorTests : IDisposable
     [Fact]
     public void A_malformed_reply_from_a_ZAP_handler_fails_the_handshake_and_nothing_arrives()
     {
-        using var handler = new Socket(_context, SocketType.Rep);
-        handler.SetOption(SocketOption.ReceiveTimeout, 5000);
+        using var handler = Sockets.New(_context, SocketType.Rep);
         handler.Bind(ZapAuthenticator.Endpoint);
         using var server = PlainServer();
         using var events = new SocketMonitor(server);
@@ -216,7 +214,7 @@ public sealed class ZapAuthenticatorTests : IDisposable
 
         handler.SendMultipart(new[] { "not a ZAP reply"u8.ToArray() });
 
-        SocketMonitorEvent failed = events.WaitFor(SocketEvents.HandshakeFailedProtocol | SocketEvents.HandshakeSucceeded, Timeout);
+        SocketMonitorEvent failed = events.WaitFor(SocketEvents.HandshakeFailedProtocol | SocketEvents.HandshakeSucceeded, Timeouts.Wait);
         Assert.Equal(SocketEvents.HandshakeFailedProtocol, failed.Event);
         Assert.Equal(0x20000001, failed.Value); // ZMQ_PROTOCOL_ERROR_ZAP_MALFORMED_REPLY
         AssertNothingArrives(server);
@@ -253,7 +251,7 @@ public sealed class ZapAuthenticatorTests : IDisposable
         var auth = new ZapAuthenticator(context);
         context.Shutdown();
 
-        await Task.Run(auth.Dispose).WaitAsync(Timeout); // throws TimeoutException if the thread hangs
+        await Task.Run(auth.Dispose).WaitAsync(Timeouts.Wait); // throws TimeoutException if the thread hangs
     }
 
     private byte[] SendThroughRelay(byte[] payload, bool curve)
@@ -263,8 +261,7 @@ public sealed class ZapAuthenticatorTests : IDisposable
         auth.DefaultPolicy.AllowAnyCurveKey();
         var (serverPublic, serverSecret) = KeyPair();
         var (clientPublic, clientSecret) = KeyPair();
-        using var server = new Socket(context, SocketType.Pull);
-        server.SetOption(SocketOption.ReceiveTimeout, 5000);
+        using var server = Sockets.New(context, SocketType.Pull);
         using var client = new Socket(context, SocketType.Push);
         if (curve)
         {
@@ -285,19 +282,17 @@ public sealed class ZapAuthenticatorTests : IDisposable
 
     private Socket PlainServer()
     {
-        var server = new Socket(_context, SocketType.Pull);
+        var server = Sockets.New(_context, SocketType.Pull);
         server.SetOption(SocketOption.PlainServer, true);
-        server.SetOption(SocketOption.ReceiveTimeout, 5000);
         server.Bind("tcp://127.0.0.1:*");
         return server;
     }
 
     private Socket CurveServer(string secretKey)
     {
-        var server = new Socket(_context, SocketType.Pull);
+        var server = Sockets.New(_context, SocketType.Pull);
         server.SetOption(SocketOption.CurveServer, true);
         server.SetOption(SocketOption.CurveSecretKey, secretKey);
-        server.SetOption(SocketOption.ReceiveTimeout, 5000);
         server.Bind("tcp://127.0.0.1:*");
         return server;
     }

@@ -1,6 +1,7 @@
 using System.Text;
 using Net.Zmq.Monitoring;
 using Net.Zmq.Security;
+using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Security;
 
@@ -12,7 +13,6 @@ namespace Net.Zmq.Tests.Security;
 /// </summary>
 public sealed class ZapPolicyTests : IDisposable
 {
-    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(5);
     private readonly Context _context = new() { DefaultLinger = TimeSpan.Zero };
     private readonly ZapAuthenticator _authenticator;
 
@@ -33,7 +33,7 @@ public sealed class ZapPolicyTests : IDisposable
         using var client = Client(server.LastEndpoint);
         client.Send("must not arrive", SendFlags.DontWait);
 
-        SocketMonitorEvent outcome = events.WaitFor(SocketEvents.HandshakeFailedAuth | SocketEvents.HandshakeSucceeded, Timeout);
+        SocketMonitorEvent outcome = events.WaitFor(SocketEvents.HandshakeFailedAuth | SocketEvents.HandshakeSucceeded, Timeouts.Wait);
 
         Assert.Equal(SocketEvents.HandshakeFailedAuth, outcome.Event);
         Assert.Equal(400, outcome.Value);
@@ -62,16 +62,15 @@ public sealed class ZapPolicyTests : IDisposable
     public void A_CIDR_deny_range_refuses_the_addresses_inside_it_and_admits_the_others()
     {
         _authenticator.DefaultPolicy.DenyAddress("127.0.0.0/31"); // 127.0.0.0 and 127.0.0.1
-        using var server = new Socket(_context, SocketType.Pull);
+        using var server = Sockets.New(_context, SocketType.Pull);
         server.SetOption(SocketOption.ZapDomain, "test");
-        server.SetOption(SocketOption.ReceiveTimeout, 5000);
         server.Bind("tcp://127.0.0.1:*");
         int port = new Uri(server.LastEndpoint).Port;
         using var events = new SocketMonitor(server);
 
         using var inside = Client($"tcp://127.0.0.1:{port}");
         inside.Send("from 127.0.0.1", SendFlags.DontWait);
-        Assert.Equal(400, events.WaitFor(SocketEvents.HandshakeFailedAuth, Timeout).Value);
+        Assert.Equal(400, events.WaitFor(SocketEvents.HandshakeFailedAuth, Timeouts.Wait).Value);
 
         using var outside = Client($"tcp://127.0.0.2:0;127.0.0.1:{port}");
         outside.Send("from 127.0.0.2");
@@ -165,9 +164,8 @@ public sealed class ZapPolicyTests : IDisposable
     public void A_real_PLAIN_client_with_a_non_ASCII_password_logs_in()
     {
         _authenticator.DefaultPolicy.AddPlainUser("j\u00FCrgen", "gr\u00FC\u00DFe-\u4E16\u754C");
-        using var server = new Socket(_context, SocketType.Pull);
+        using var server = Sockets.New(_context, SocketType.Pull);
         server.SetOption(SocketOption.PlainServer, true);
-        server.SetOption(SocketOption.ReceiveTimeout, 5000);
         server.Bind("tcp://127.0.0.1:*");
         using var client = new Socket(_context, SocketType.Push);
         client.SetOption(SocketOption.PlainUsername, "j\u00FCrgen");
@@ -183,10 +181,9 @@ public sealed class ZapPolicyTests : IDisposable
 
     private Socket Ipv6Server()
     {
-        var server = new Socket(_context, SocketType.Pull);
+        var server = Sockets.New(_context, SocketType.Pull);
         server.SetOption(SocketOption.Ipv6, true);
         server.SetOption(SocketOption.ZapDomain, "test"); // NULL mechanism asks ZAP only with a domain
-        server.SetOption(SocketOption.ReceiveTimeout, 5000);
         server.Bind("tcp://127.0.0.1:*");
         return server;
     }
@@ -201,8 +198,7 @@ public sealed class ZapPolicyTests : IDisposable
     /// <summary>Sends one ZAP request (RFC 27) to the authenticator and returns its status code and user id.</summary>
     private (string Status, string UserId) Ask(string address, string mechanism, params byte[][] credentials)
     {
-        using var requester = new Socket(_context, SocketType.Req);
-        requester.SetOption(SocketOption.ReceiveTimeout, 5000);
+        using var requester = Sockets.New(_context, SocketType.Req);
         requester.Connect(ZapAuthenticator.Endpoint);
         byte[][] frames = [.. new[] { "1.0", "1", "", address, "", mechanism }.Select(Encoding.UTF8.GetBytes), .. credentials];
         requester.SendMultipart(frames);
