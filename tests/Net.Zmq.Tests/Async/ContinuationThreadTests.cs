@@ -55,12 +55,12 @@ public sealed class ContinuationThreadTests
     [Fact]
     public async Task A_continuation_that_blocks_does_not_hold_up_other_sockets()
     {
-        using Context context = SocketKit.NewContext();
+        using Context context = Sockets.NewContext();
         using var blockedPull = new Socket(context, SocketType.Pull);
         using var blockedPush = new Socket(context, SocketType.Push);
         using var otherPull = new Socket(context, SocketType.Pull);
         using var otherPush = new Socket(context, SocketType.Push);
-        using var timeout = new CancellationTokenSource(Waits.Event);
+        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         blockedPull.Bind(Endpoints.EphemeralTcp);
         blockedPush.Connect(blockedPull.LastEndpoint);
         otherPull.Bind(Endpoints.EphemeralTcp);
@@ -81,7 +81,7 @@ public sealed class ContinuationThreadTests
             Task blocked = BlockAfter(first, blocking, release, timeout.Token);
 
             blockedPush.Send("block");
-            Assert.True(blocking.Wait(Waits.Event), $"round {round}: the first receive never completed");
+            Assert.True(blocking.Wait(Timeouts.Wait), $"round {round}: the first receive never completed");
 
             // With that continuation still blocking its thread, another socket's parked receive completes.
             otherPush.Send("other");

@@ -44,6 +44,10 @@ public sealed class UseFdTests
         Assert.Equal((int)listener.Handle, server.GetOption<int>(SocketOption.UseFd));
         server.Bind(endpoint);
 
+        // libzmq owns the descriptor from the bind on and closes it with the socket. Closing it here as well would
+        // close whatever the process opened under that number meanwhile (another test's libzmq mailbox).
+        listener.SafeHandle.SetHandleAsInvalid();
+
         using Socket client = Sockets.New(context, SocketType.Push);
         client.Connect(endpoint);
         client.Send("through the listener");
