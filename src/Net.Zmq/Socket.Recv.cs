@@ -39,13 +39,7 @@ public sealed partial class Socket
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is negative.</exception>
     public unsafe int Recv(nint buffer, int size, RecvFlags flags = RecvFlags.None)
     {
-        ArgumentOutOfRangeException.ThrowIfNegative(size);
-        if (buffer == 0 && size != 0)
-        {
-            throw new ArgumentNullException(nameof(buffer), "A null pointer cannot receive a frame.");
-        }
-
-        return RecvCore((byte*)buffer, size, flags);
+        return RecvCore(NativeBuffer(buffer, size, "A null pointer cannot receive a frame."), size, flags);
     }
 
     /// <summary>

@@ -68,13 +68,7 @@ public sealed partial class Socket
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is negative.</exception>
     public unsafe bool Send(nint data, int size, SendFlags flags = SendFlags.None)
     {
-        ArgumentOutOfRangeException.ThrowIfNegative(size);
-        if (data == 0 && size != 0)
-        {
-            throw new ArgumentNullException(nameof(data), "A null pointer cannot hold a non-empty frame.");
-        }
-
-        return SendCore((byte*)data, size, flags);
+        return SendCore(NativeBuffer(data, size, "A null pointer cannot hold a non-empty frame."), size, flags);
     }
 
     /// <summary>
@@ -119,6 +113,18 @@ public sealed partial class Socket
         }
 
         return true;
+    }
+
+    /// <summary>Checks a native buffer given as pointer and size: a negative size, or a null pointer with a size, is refused.</summary>
+    private static unsafe byte* NativeBuffer(nint pointer, int size, string nullMessage, [CallerArgumentExpression(nameof(pointer))] string? paramName = null)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(size);
+        if (pointer == 0 && size != 0)
+        {
+            throw new ArgumentNullException(paramName, nullMessage);
+        }
+
+        return (byte*)pointer;
     }
 
     /// <summary>Refuses <see cref="SendFlags.SendMore"/> on a draft socket before anything is queued.</summary>

@@ -170,9 +170,9 @@ public enum SocketOption
     VmciConnectTimeout = 88,
     /// <summary>
     /// Use this pre-opened listening file descriptor for the next bind (int; −1 = off). ZMQ_USE_FD. From that bind on
-    /// libzmq owns the descriptor and closes it with the socket: do not close it yourself (for a
-    /// <c>System.Net.Sockets.Socket</c>, call <c>SafeHandle.SetHandleAsInvalid()</c> after the bind), or a descriptor
-    /// opened later under the same number is closed instead.
+    /// libzmq owns the descriptor and closes it with the socket: do not close it yourself (give libzmq a duplicate,
+    /// <c>dup(2)</c>, of a descriptor something else closes, such as a <c>System.Net.Sockets.Socket</c>'s), or a
+    /// descriptor opened later under the same number is closed instead.
     /// </summary>
     UseFd = 89,
     /// <summary>Name type of <see cref="GssapiPrincipal"/> (int). ZMQ_GSSAPI_PRINCIPAL_NAMETYPE.</summary>

@@ -1,5 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
+using System.Runtime.InteropServices;
 using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Options;
@@ -40,17 +41,21 @@ public sealed class UseFdTests
 
         using Context context = Sockets.NewContext();
         using Socket server = Sockets.New(context, SocketType.Pull);
-        server.SetOption(SocketOption.UseFd, (int)listener.Handle);
-        Assert.Equal((int)listener.Handle, server.GetOption<int>(SocketOption.UseFd));
+        // libzmq owns the descriptor from the bind on and closes it with the socket, so it gets a duplicate: closing
+        // the listener's own descriptor twice would close whatever the process opened under that number meanwhile
+        // (another test's libzmq mailbox).
+        int descriptor = Dup((int)listener.Handle);
+        Assert.True(descriptor >= 0, "dup failed");
+        server.SetOption(SocketOption.UseFd, descriptor);
+        Assert.Equal(descriptor, server.GetOption<int>(SocketOption.UseFd));
         server.Bind(endpoint);
-
-        // libzmq owns the descriptor from the bind on and closes it with the socket. Closing it here as well would
-        // close whatever the process opened under that number meanwhile (another test's libzmq mailbox).
-        listener.SafeHandle.SetHandleAsInvalid();
 
         using Socket client = Sockets.New(context, SocketType.Push);
         client.Connect(endpoint);
         client.Send("through the listener");
         Assert.Equal("through the listener", server.RecvString());
     }
+
+    [DllImport("libc", EntryPoint = "dup")]
+    private static extern int Dup(int fd);
 }
