@@ -4,7 +4,7 @@ namespace Net.Zmq.Benchmarks;
 
 /// <summary>The CPU that parked receives cost: none should be spent while nothing arrives.</summary>
 /// <param name="ProcessCpu">CPU time of the whole process over <paramref name="Duration"/>.</param>
-/// <param name="ReactorCpu">CPU time of Net.Zmq's reactor thread over the same time, read from /proc.</param>
+/// <param name="ReactorCpu">CPU time of Net.Zmq's reactor threads over the same time, read from /proc.</param>
 internal sealed record ParkedReceivesResult(int Receives, TimeSpan Duration, TimeSpan ProcessCpu, TimeSpan? ReactorCpu, int ThreadPoolThreads, int CompletedOnDispose)
 {
     /// <summary>Parks <paramref name="receives"/> RecvAsync calls on PULL sockets that get nothing, and measures the CPU used over <paramref name="duration"/>.</summary>

@@ -4,7 +4,7 @@ namespace Net.Zmq.Benchmarks;
 /// <param name="Sockets">Sockets in async use during the window.</param>
 /// <param name="Messages">Messages received by all busy pairs in the window.</param>
 /// <param name="ProcessCpu">CPU time of the whole process (user + system) in the window.</param>
-/// <param name="ReactorCpu">CPU time of the "Net.Zmq reactor" thread in the window (10 ms resolution); null if not found.</param>
+/// <param name="ReactorCpu">CPU time of the "Net.Zmq reactor" threads in the window (10 ms resolution); null if not found.</param>
 /// <param name="ThreadPoolThreads">Thread-pool threads at the end of the window.</param>
 internal sealed record SocketWindow(
     string Label, int Sockets, TimeSpan Duration, long Messages, TimeSpan ProcessCpu, TimeSpan? ReactorCpu, int ThreadPoolThreads)

@@ -60,7 +60,7 @@ internal sealed partial class MarkdownReport
             string reactor = parked.ReactorCpu is { } cpu ? $"{cpu.TotalMilliseconds:F0} ms" : "not found";
             Line($"Parked receives: {parked.Receives:N0} RecvAsync calls waiting on {parked.Receives:N0} idle PULL sockets for {parked.Duration.TotalSeconds:F0} s used " +
                  $"{parked.ProcessCpu.TotalMilliseconds:F0} ms of CPU in the whole process ({parked.ProcessCpu / parked.Duration * 100:F2}% of one core) and {reactor} " +
-                 $"on the reactor thread, with {parked.ThreadPoolThreads} thread-pool threads; disposing the sockets completed " +
+                 $"on the reactor threads, with {parked.ThreadPoolThreads} thread-pool threads; disposing the sockets completed " +
                  $"{parked.CompletedOnDispose:N0} of them with ObjectDisposedException.");
         }
 
@@ -151,11 +151,11 @@ internal sealed partial class MarkdownReport
         Line();
         Line($"### {ManySockets.TotalSockets:N0} sockets in async use");
         Line();
-        Line($"One process (one reactor thread): {many.BusyPairs} busy PUSH→PULL pairs over inproc (default HWM, 64 B), each with a `SendAsync` loop and a " +
+        Line($"One process: {many.BusyPairs} busy PUSH→PULL pairs over inproc (default HWM, 64 B), each with a `SendAsync` loop and a " +
              $"`RecvAsync` loop, and {many.IdleSockets:N0} idle PULL sockets, in a context of their own, each with a `RecvAsync` parked that never completes " +
              $"({2 * many.BusyPairs + many.IdleSockets:N0} sockets in async use). Windows alternate: the busy pairs alone, with the idle sockets, alone, " +
-             "with a new set of idle sockets, alone. Reactor: CPU of the \"Net.Zmq reactor\" thread (/proc/self/task, 10 ms ticks), as a share of one " +
-             "core and per message moved; process: user + system time of all threads as a share of one core (2 cores = 200%). \"vs neighbours\" " +
+             "with a new set of idle sockets, alone. Reactor: CPU of the \"Net.Zmq reactor\" threads together (/proc/self/task, 10 ms ticks; it " +
+             "includes the continuations they resumed themselves, here the loops' code), as a share of one core and per message moved; process: user + system time of all threads as a share of one core (2 cores = 200%). \"vs neighbours\" " +
              "divides a window's messages/s by the mean of the windows on either side of it.");
         Line();
         Line("| Window | Sockets in async use | Duration | Messages/s | vs neighbours | Reactor CPU | Reactor share of one core | Reactor CPU/message | Process CPU share | Pool threads |");
