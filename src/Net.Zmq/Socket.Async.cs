@@ -4,6 +4,7 @@ using System.Runtime.Versioning;
 using System.Text;
 using Net.Zmq.Async;
 using Net.Zmq.Internal;
+using Net.Zmq.Interop;
 
 namespace Net.Zmq;
 
@@ -289,7 +290,7 @@ public sealed partial class Socket
             }
 
             ThrowIfHeldForPolling();
-            var driver = SocketAsyncDriver.Start(_handle, Type, GetOption<nint>(SocketOption.FileDescriptor));
+            var driver = SocketAsyncDriver.Start(_handle, Type, ReadDescriptorUnderLease());
             _asyncCollector = new SocketAsyncDriverCollector(driver);
             Interlocked.Exchange(ref _async, driver);
             if (_disposed)
@@ -303,6 +304,32 @@ public sealed partial class Socket
     }
 
     // Started here, not in the async methods below, so that usage errors throw from the call as for RecvAsync.
+    /// <summary>
+    /// The socket's <c>ZMQ_FD</c>, read under a lease rather than in a claimed call: another thread may be inside a
+    /// synchronous call on the socket when its first asynchronous call comes (reading <c>ZMQ_FD</c> only returns its
+    /// mailbox's descriptor, which never changes).
+    /// </summary>
+    private unsafe nint ReadDescriptorUnderLease()
+    {
+        nint socket = _handle.Lease(this);
+        try
+        {
+            // An int on Unix, a SOCKET (pointer-sized) on Windows; zero-extended either way.
+            nint descriptor = 0;
+            nuint size = OperatingSystem.IsWindows() ? (nuint)sizeof(nint) : sizeof(int);
+            if (LibZmq.GetSockOpt(socket, (int)SocketOption.FileDescriptor, &descriptor, &size) != 0)
+            {
+                ThrowHelper.ThrowZmq(LibZmq.Errno(), $"Reading ZMQ_FD of a {Type} socket");
+            }
+
+            return descriptor;
+        }
+        finally
+        {
+            _handle.EndLease();
+        }
+    }
+
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
     private ValueTask<string> ReceiveString(Message message, CancellationToken cancellationToken)
