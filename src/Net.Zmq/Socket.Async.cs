@@ -10,13 +10,15 @@ namespace Net.Zmq;
 
 /// <summary>
 /// Asynchronous sends and receives. They complete at once when the socket is ready; otherwise they wait, without a
-/// thread, until libzmq signals the socket (<c>ZMQ_FD</c>, watched by one background thread for the whole process:
-/// epoll on Linux, WSAPoll on Windows). A socket runs at most one asynchronous send and one asynchronous receive at a time; starting a second
+/// thread, until libzmq signals the socket (<c>ZMQ_FD</c>, watched for the whole process by a few "Net.Zmq reactor"
+/// threads: epoll on Linux, WSAPoll on Windows). A socket runs at most one asynchronous send and one asynchronous receive at a time; starting a second
 /// one in the same direction before the first completed throws <see cref="InvalidOperationException"/>.
 /// </summary>
 /// <remarks>
-/// <para>Continuations run on the thread pool (or on the captured <see cref="SynchronizationContext"/>, as usual for
-/// <c>await</c>), never on Net.Zmq's background thread and never inside a libzmq call.</para>
+/// <para>The code after an <c>await</c> of a parked operation resumes on the reactor thread that completed it, while
+/// another one goes on waiting, or on the thread pool (or on the captured <see cref="SynchronizationContext"/>, as
+/// usual for <c>await</c>); never inside a libzmq call or the socket's gate. Move long or blocking work off with
+/// <c>Task.Run</c>.</para>
 /// <para>Once a socket has been used asynchronously, its synchronous calls are serialised with the asynchronous ones,
 /// never interleaved inside libzmq: a blocking <see cref="Recv(Span{byte}, RecvFlags)"/> holds the socket until it
 /// returns, and a parked operation proceeds after it.</para>
