@@ -339,8 +339,6 @@ public sealed partial class Socket : IDisposable
         }
     }
 
-    internal SocketHandle Handle => _handle;
-
     private static bool IsDraftType(SocketType type) => type >= SocketType.Server;
 
     private enum EndpointAction { Bind, Connect, Unbind, Disconnect }
