@@ -294,11 +294,21 @@ public sealed partial class Socket
             ThrowIfHeldForPolling();
             var driver = SocketAsyncDriver.Start(_handle, Type, ReadDescriptorUnderLease());
             _asyncCollector = new SocketAsyncDriverCollector(driver);
+            _asyncJoining = true;
             Interlocked.Exchange(ref _async, driver);
             if (_disposed)
             {
                 // Disposed while this was registering: Dispose may have looked before the driver was published.
                 driver.Dispose();
+            }
+
+            // A synchronous call begun on another thread before the driver was published took no gate and may be
+            // inside libzmq: the driver stays off libzmq until that call's EndCall releases it (see EndCallSlow).
+            Interlocked.MemoryBarrierProcessWide();
+            int caller = Volatile.Read(ref _caller);
+            if (caller == 0 || caller == Closed || caller == Environment.CurrentManagedThreadId)
+            {
+                ReleaseEarlierCall(driver);
             }
 
             return driver;

@@ -31,6 +31,10 @@ public sealed partial class Socket : IDisposable
     // driver still holds a lease on the handle.
     private volatile bool _disposed;
 
+    // Set while a new async driver waits to learn that the synchronous call which may have been in flight when it was
+    // created (and so took no gate) has ended; that call's EndCall, or the creator, releases the driver.
+    private volatile bool _asyncJoining;
+
     // The async driver, created by the first asynchronous call; from then on every call on the socket goes through its gate.
     private SocketAsyncDriver? _async;
 
@@ -233,10 +237,33 @@ public sealed partial class Socket : IDisposable
         else
         {
             Volatile.Write(ref _caller, 0);
-            if (_disposed)
+            if (_disposed || _asyncJoining)
             {
-                CloseIfIdle();
+                EndCallSlow();
             }
+        }
+    }
+
+    // As Dispose does, CreateAsyncDriver publishes then issues a process-wide barrier before reading _caller, so the
+    // unfenced write-then-read above cannot miss it: either it sees this call has ended, or this call sees its flag.
+    private void EndCallSlow()
+    {
+        if (_asyncJoining && Volatile.Read(ref _async) is { } driver)
+        {
+            ReleaseEarlierCall(driver);
+        }
+
+        if (_disposed)
+        {
+            CloseIfIdle();
+        }
+    }
+
+    private void ReleaseEarlierCall(SocketAsyncDriver driver)
+    {
+        if (driver.ReleaseEarlierCall())
+        {
+            _asyncJoining = false;
         }
     }
 

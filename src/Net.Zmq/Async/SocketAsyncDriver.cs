@@ -40,6 +40,10 @@ internal sealed unsafe class SocketAsyncDriver
     private bool _pumping;
     private int _disposed;
 
+    // 1 from creation until ReleaseEarlierCall: a synchronous call that began before this driver existed took no gate
+    // and may still be inside libzmq, so neither a pump nor a first attempt calls libzmq until the socket says it ended.
+    private int _earlierCallMayRun = 1;
+
     private SocketAsyncDriver(SocketHandle handle, SocketType type, nint fd)
     {
         _handle = handle;
@@ -233,7 +237,7 @@ internal sealed unsafe class SocketAsyncDriver
         bool pumped = false;
         Completion received = default;
         Completion sent = default;
-        while (Monitor.TryEnter(_gate))
+        while (Volatile.Read(ref _earlierCallMayRun) == 0 && Monitor.TryEnter(_gate))
         {
             pumped = true;
             try
@@ -256,6 +260,22 @@ internal sealed unsafe class SocketAsyncDriver
         sent.Publish(runContinuationInline && received.IsEmpty);
         received.Publish(runContinuationInline);
         return pumped;
+    }
+
+    /// <summary>
+    /// Called once the synchronous call that may have been in flight when this driver was created has ended (or none
+    /// was): from then on the gate alone keeps libzmq calls one at a time. Pumps what was parked meanwhile.
+    /// </summary>
+    /// <returns>True for the one caller that released it.</returns>
+    internal bool ReleaseEarlierCall()
+    {
+        if (Interlocked.Exchange(ref _earlierCallMayRun, 0) == 0)
+        {
+            return false;
+        }
+
+        Pump();
+        return true;
     }
 
     /// <summary>Serialises a synchronous call with the asynchronous machinery.</summary>
@@ -301,7 +321,8 @@ internal sealed unsafe class SocketAsyncDriver
     /// call may hold it for as long as it blocks, so that is not waited for.
     /// </summary>
     private bool TryEnterGateForCall() =>
-        Monitor.TryEnter(_gate) || (Volatile.Read(ref _pumping) && Monitor.TryEnter(_gate, PumpWaitMilliseconds));
+        Volatile.Read(ref _earlierCallMayRun) == 0 &&
+        (Monitor.TryEnter(_gate) || (Volatile.Read(ref _pumping) && Monitor.TryEnter(_gate, PumpWaitMilliseconds)));
 
     private void PumpInsideGate(ref Completion received, ref Completion sent)
     {

@@ -58,4 +58,33 @@ public sealed class SyncRacingAsyncTests
         sending.Join(Timeouts.Wait);
         echoing.Join(Timeouts.Wait);
     }
+
+    [Fact]
+    public async Task The_first_async_receive_waits_for_a_sync_receive_already_blocked_on_another_thread()
+    {
+        for (int round = 0; round < 20; round++)
+        {
+            using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+            var (pull, push) = pair;
+            using var entering = new ManualResetEventSlim();
+            string? syncReceived = null;
+
+            // The blocking receive began before the socket had an async driver, so it took no gate: the driver
+            // created by RecvAsync below must stay off libzmq until it returns, and the first frame is the sync call's.
+            var blocked = BackgroundWork.Start("blocking receive", () =>
+            {
+                entering.Set();
+                syncReceived = pull.RecvString();
+            });
+            Assert.True(entering.Wait(Timeouts.Wait));
+            ValueTask<string> asyncReceive = pull.RecvStringAsync();
+
+            push.Send("one");
+            blocked.Join(Timeouts.Wait);
+            Assert.Equal("one", syncReceived);
+
+            push.Send("two");
+            Assert.Equal("two", await asyncReceive.AsTask().WaitAsync(Timeouts.Wait));
+        }
+    }
 }
