@@ -13,6 +13,12 @@ if (args.Length > 0 && args[0] == "interleaved")
     return SuiteRun.RunInterleaved(args[1..]);
 }
 
+// "interleaved-throughput" is the child the interleaved verbs start for their second pass (glibc heap trimming held off).
+if (args.Length > 0 && args[0] == InterleavedThroughput.ChildVerb)
+{
+    return SuiteRun.RunInterleavedThroughputChild(args[1..]);
+}
+
 // "async" measures issue 5's async round trips and parked receives on their own.
 if (args.Length > 0 && args[0] == "async")
 {

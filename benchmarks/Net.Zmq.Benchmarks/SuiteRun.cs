@@ -22,7 +22,7 @@ namespace Net.Zmq.Benchmarks;
 /// scenarios and the async rows, merged into one report and one chart.
 /// <code>Net.Zmq.Benchmarks suite [--full] [--native PATH] [--results DIR]</code>
 /// <c>interleaved</c> runs the interleaved phases and the async rows alone; <c>async</c> the async round trips and
-/// parked receives alone.
+/// parked receives alone; <c>interleaved-throughput</c> is the child process of the interleaved phase's second pass.
 /// </summary>
 internal static class SuiteRun
 {
@@ -49,7 +49,7 @@ internal static class SuiteRun
         var throughput = new List<ThroughputResult>();
         var latency = new List<LatencyResult>();
         NativeBaseline? baseline = native is null ? null : new NativeBaseline(Path.GetFullPath(native));
-        List<PairedSeries> interleaved = NativeInterleaved(native);
+        NativePhase interleaved = NativeInterleaved(native);
 
         if (baseline is not null)
         {
@@ -84,8 +84,9 @@ internal static class SuiteRun
 
     /// <summary>
     /// The interleaved phases and the async rows alone (minutes, not the whole suite): native C against Net.Zmq when
-    /// --native is given, async against blocking throughput, the alternating async round trips and the 10,000 sockets.
-    /// Prints the report and, with --results, writes it to DIR/interleaved.md.
+    /// --native is given (both passes), async against blocking throughput, the alternating async round trips and the
+    /// 10,000 sockets; --no-async leaves out the async rows. Prints the report and, with --results, writes it to
+    /// DIR/interleaved.md.
     /// </summary>
     public static int RunInterleaved(string[] args)
     {
@@ -97,8 +98,12 @@ internal static class SuiteRun
 
         var stopwatch = Stopwatch.StartNew();
         string? native = Option(args, "--native");
-        InterleavedResults paired = AsyncRows(NativeInterleaved(native), parkedReceives: false);
-        string command = $"Net.Zmq.Benchmarks interleaved{(native is null ? "" : " --native " + native)}{(Suite.Full ? " --full" : "")}";
+        bool asyncRows = !args.Contains("--no-async");
+        NativePhase phase = NativeInterleaved(native);
+        InterleavedResults paired = asyncRows
+            ? AsyncRows(phase, parkedReceives: false)
+            : new InterleavedResults(phase.Default, [], null, null, null, phase.NoTrim, phase.NoTrimNote);
+        string command = $"Net.Zmq.Benchmarks interleaved{(native is null ? "" : " --native " + native)}{(Suite.Full ? " --full" : "")}{(asyncRows ? "" : " --no-async")}";
         string markdown = new MarkdownReport(Environment(command, native is not null, stopwatch.Elapsed), [], [], [], paired).Write();
         Console.WriteLine(markdown);
         if (Option(args, "--results") is { } results)
@@ -123,19 +128,45 @@ internal static class SuiteRun
         return 0;
     }
 
-    private static List<PairedSeries> NativeInterleaved(string? native)
+    /// <summary>The child of the interleaved phase's second pass: <c>--native PATH --json FILE [--full]</c>.</summary>
+    public static int RunInterleavedThroughputChild(string[] args)
+    {
+        Suite.Full = args.Contains("--full");
+        if (GCSettings.IsServerGC)
+        {
+            GCSettings.LatencyMode = GCLatencyMode.Batch;
+        }
+
+        string native = Option(args, "--native") ?? throw new ArgumentException("--native PATH is required");
+        string output = Option(args, "--json") ?? throw new ArgumentException("--json FILE is required");
+        InterleavedThroughput.MeasureToFile(Path.GetFullPath(native), output);
+        return 0;
+    }
+
+    /// <summary>Both passes of the interleaved native phase: as the process runs, and with glibc's heap trimming held off.</summary>
+    private sealed record NativePhase(List<PairedSeries> Default, List<PairedSeries> NoTrim, string? NoTrimNote);
+
+    private static NativePhase NativeInterleaved(string? native)
     {
         if (native is null)
         {
             Console.WriteLine("==> interleaved native C / Net.Zmq throughput: not run (no --native)");
-            return [];
+            return new([], [], null);
         }
 
-        Console.WriteLine("==> interleaved native C / Net.Zmq throughput (ROUTER to ROUTER)");
-        return InterleavedThroughput.Measure(Path.GetFullPath(native));
+        Console.WriteLine("==> interleaved native C / Net.Zmq / P/Invoke throughput (ROUTER to ROUTER)");
+        List<PairedSeries> results = InterleavedThroughput.Measure(Path.GetFullPath(native));
+        Console.WriteLine($"==> the same, glibc heap trimming held off in both processes (child process, GLIBC_TUNABLES={InterleavedThroughput.HeapTrimHeldOff})");
+        (List<PairedSeries> noTrim, string? note) = InterleavedThroughput.MeasureWithHeapKept(Path.GetFullPath(native));
+        if (note is not null)
+        {
+            Console.WriteLine($"    {note}");
+        }
+
+        return new(results, noTrim, note);
     }
 
-    private static InterleavedResults AsyncRows(List<PairedSeries> interleaved, bool parkedReceives)
+    private static InterleavedResults AsyncRows(NativePhase interleaved, bool parkedReceives)
     {
         Console.WriteLine("==> async / blocking throughput, interleaved (PUSH to PULL)");
         List<PairedSeries> asyncThroughput = PushPullThroughput.Measure();
@@ -150,7 +181,7 @@ internal static class SuiteRun
 
         Console.WriteLine($"==> {ManySockets.TotalSockets:N0} sockets in async use");
         ManySocketsResult many = ManySockets.Measure(Suite.ManySocketsWindow);
-        return new InterleavedResults(interleaved, asyncThroughput, trips, parked, many);
+        return new InterleavedResults(interleaved.Default, asyncThroughput, trips, parked, many, interleaved.NoTrim, interleaved.NoTrimNote);
     }
 
     private static List<LatencyResult> RoundTrips(NativeBaseline? baseline)

@@ -39,6 +39,19 @@ internal sealed class NativeServer : IDisposable
             : throw Failed($"native throughput {size} {messages} answered '{line}'");
     }
 
+    /// <summary>
+    /// The serve process's user + system time so far, all its threads: on Linux utime + stime of /proc/&lt;pid&gt;/stat,
+    /// which .NET reads and converts from clock ticks (sysconf(_SC_CLK_TCK), 100 per second) for us.
+    /// </summary>
+    public TimeSpan ProcessorTime
+    {
+        get
+        {
+            _process.Refresh();
+            return _process.TotalProcessorTime;
+        }
+    }
+
     public void Dispose()
     {
         try

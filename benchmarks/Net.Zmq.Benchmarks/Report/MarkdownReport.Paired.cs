@@ -13,35 +13,66 @@ internal sealed partial class MarkdownReport
         Line();
         Line("## Native C vs Net.Zmq, interleaved (ROUTER to ROUTER)");
         Line();
-        Line("At each size the native C program (one `zmq_native_bench serve` process, kept up for the whole phase) and Net.Zmq take turns: after warm-ups " +
-             "of each, every pair runs native C, Net.Zmq `Span` and Net.Zmq `Message` once, in an order that turns by one place from pair to pair. " +
-             "Both sides have the same shape: two ROUTERs over tcp://127.0.0.1, HWM 0, linger 0, a sender thread sending routing id + payload, " +
+        Line("At each size the native C program (one `zmq_native_bench serve` process, kept up for the whole phase) and this .NET process take turns: after warm-ups " +
+             "of each, every pair runs native C, Net.Zmq `Span`, Net.Zmq `Message` and `P/Invoke` once, in an order that turns by one place from pair to pair. " +
+             "All have the same shape: two ROUTERs over tcp://127.0.0.1, HWM 0, linger 0, a sender thread sending routing id + payload, " +
              "the receiving thread taking both frames, timed from the sender's start to the last receive. `Span`: `Send(ReadOnlySpan<byte>)` / " +
-             "`Recv(Span<byte>)` into reused buffers; `Message`: the payload received into one reused `Message`. Ratio = Net.Zmq messages/s ÷ " +
-             "native messages/s of the same pair; the interval is a distribution-free confidence interval of the median ratio (its coverage in brackets); " +
+             "`Recv(Span<byte>)` into reused buffers; `Message`: the payload received into one reused `Message`; `P/Invoke`: no binding at all, " +
+             "`zmq_send`/`zmq_recv` called through function pointers into the libzmq Net.Zmq loaded, on native buffers — the floor of a .NET process. " +
+             "Ratio = .NET messages/s ÷ native messages/s of the same pair; the interval is a distribution-free confidence interval of the median ratio (its coverage in brackets); " +
              "\"resolves 3%\" says whether that interval is within ±3%. Pairs: at least the set's number, then more while an interval is wider than ±3%, " +
              $"within {Suite.InterleavedBudget.TotalSeconds:F0} s per size and {Suite.InterleavedMaxPairs} pairs. " +
-             "Allocated: managed bytes of all threads during one Net.Zmq run (all threads count, so a runtime background allocation shows too).");
+             "CPU/msg: user + system time of the whole process (all threads) during a run ÷ its messages, for the median run and (in brackets) over all runs; " +
+             "native C from the serve process's /proc/<pid>/stat, counted in 10 ms clock ticks, .NET from the process's own CPU usage (getrusage). " +
+             "Allocated: managed bytes of all threads during one .NET run (all threads count, so a runtime background allocation shows too).");
+        PairedTable(paired.NativeThroughput);
+
+        if (paired.NativeThroughputNoTrim is { Count: > 0 } noTrim)
+        {
+            Line();
+            Line("## Native C vs Net.Zmq, interleaved, with glibc's heap trimming held off in both processes");
+            Line();
+            Line("The same phase run again in a child process of the suite started with " +
+                 $"`GLIBC_TUNABLES={InterleavedThroughput.HeapTrimHeldOff}`, which its native C process inherits: both sides run with the same " +
+                 "malloc setting. libzmq allocates a message's buffer on one thread and frees it on another; by default glibc returns free memory " +
+                 "at the top of a heap to the kernel once it passes a small threshold (128 KB to start with) and asks for it again on the next allocations. " +
+                 "With a 256 MB trim threshold and a 64 MB top pad it keeps the memory mapped, so this table shows the throughput and CPU left when that " +
+                 "cost is out of the picture. " +
+                 "Sizes, pairs and columns as above.");
+            PairedTable(noTrim);
+        }
+        else if (paired.NoTrimNote is { } note)
+        {
+            Line();
+            Line($"Second pass with glibc's heap trimming held off: {note}.");
+        }
+    }
+
+    private void PairedTable(IReadOnlyList<PairedSeries> series)
+    {
         Line();
-        Line("| Size | Net.Zmq path | Messages/run | Pairs | Native msg/s (median) | Net.Zmq msg/s (median) | Ratio (median) | min–max | Interval of median | Resolves 3% | Allocated/run |");
-        Line("|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|");
-        foreach (PairedSeries s in paired.NativeThroughput)
+        Line("| Size | .NET series | Messages/run | Pairs | Native msg/s (median) | .NET msg/s (median) | Ratio (median) | min–max | Interval of median | Resolves 3% | Native CPU/msg | .NET CPU/msg | Allocated/run |");
+        Line("|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|");
+        foreach (PairedSeries s in series)
         {
             (double low, double high, double coverage) = s.MedianInterval;
             Line($"| {Units.Size(s.Size)} | {s.Series} | {s.Messages:N0} | {s.Pairs} | {Units.Rate(s.ReferenceRate)} | {Units.Rate(s.SeriesRate)} | " +
                  $"{Units.Number(s.MedianRatio, "F3")} | {Units.Number(s.Ratios.Min(), "F3")}–{Units.Number(s.Ratios.Max(), "F3")} | " +
                  $"{Units.Number(low, "F3")}–{Units.Number(high, "F3")} ({coverage:P0}) | {(s.Resolves3Percent ? "yes" : "no")} | " +
-                 $"{Allocated(s.Allocated)} |");
+                 $"{CpuPerMessage(s.ReferenceCpuPerMessage)} | {CpuPerMessage(s.SeriesCpuPerMessage)} | {Allocated(s.Allocated)} |");
         }
 
         Line();
         Line("Ratio of each pair, in the order run:");
         Line();
-        foreach (PairedSeries s in paired.NativeThroughput)
+        foreach (PairedSeries s in series)
         {
             Line($"- {Units.Size(s.Size)} {s.Series}: {string.Join(" ", s.Ratios.Select(r => Units.Number(r, "F3")))}");
         }
     }
+
+    private static string CpuPerMessage((double Median, double Mean)? perMessage) =>
+        perMessage is var (median, mean) ? $"{Units.Duration(median)} ({Units.Duration(mean)})" : "-";
 
     private void AsyncSection()
     {

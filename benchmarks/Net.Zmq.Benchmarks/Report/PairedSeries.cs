@@ -11,11 +11,23 @@ namespace Net.Zmq.Benchmarks;
 /// <param name="SeriesNs">Time of each series run, ns, in pair order.</param>
 /// <param name="Allocated">Managed bytes all threads allocated during each series run; empty when a counter went backwards.</param>
 /// <param name="ReferenceAllocated">The same for the reference runs; empty when not measured (native C).</param>
+/// <param name="SeriesCpuNs">CPU time (user + system, all threads) of the series' process during each series run, ns; empty when not measured.</param>
+/// <param name="ReferenceCpuNs">The same for the reference's process during each reference run.</param>
 internal sealed record PairedSeries(
     string Series, string Reference, int Size, int Messages, double[] ReferenceNs, double[] SeriesNs,
-    long[] Allocated, long[] ReferenceAllocated)
+    long[] Allocated, long[] ReferenceAllocated, double[]? SeriesCpuNs = null, double[]? ReferenceCpuNs = null)
 {
     public int Pairs => SeriesNs.Length;
+
+    /// <summary>
+    /// CPU time per message, ns, of the median run and over all runs together (total CPU ÷ total messages: a native
+    /// process's time is counted in 10 ms clock ticks, which the mean averages out and a median of short runs does not);
+    /// null when not measured.
+    /// </summary>
+    public (double Median, double Mean)? SeriesCpuPerMessage => PerMessage(SeriesCpuNs);
+
+    /// <inheritdoc cref="SeriesCpuPerMessage"/>
+    public (double Median, double Mean)? ReferenceCpuPerMessage => PerMessage(ReferenceCpuNs);
 
     public double ReferenceRate => Rate(Median(ReferenceNs));
 
@@ -49,6 +61,9 @@ internal sealed record PairedSeries(
     public bool Resolves3Percent => MedianInterval is var (low, high, _) && (high - low) / 2 <= 0.03;
 
     private double Rate(double ns) => Messages / (ns / 1e9);
+
+    private (double, double)? PerMessage(double[]? cpuNs) =>
+        cpuNs is { Length: > 0 } ? (Median(cpuNs) / Messages, cpuNs.Average() / Messages) : null;
 
     public static double Median(IEnumerable<double> values)
     {
