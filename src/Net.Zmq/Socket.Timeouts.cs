@@ -325,17 +325,20 @@ public sealed partial class Socket
     /// </summary>
     private bool WaitAfterFailure(nint socket, Direction direction, long deadline) =>
         ContinueAfterFailure((int)SendFlags.DontWait, direction)
-        || WaitForReadiness(socket, direction == Direction.Send ? PollEvents.Out : PollEvents.In, deadline);
+        || WaitForReadiness(socket, direction == Direction.Send ? PollEvents.Out : PollEvents.In, deadline, lookAtOnce: false);
 
     /// <summary>Waits, inside a call of its own, until the socket is ready for <paramref name="events"/>; false once <paramref name="deadline"/> passed.</summary>
     private bool WaitUntil(PollEvents events, long deadline)
     {
         using SocketCall call = BeginCall();
-        return WaitForReadiness(call.Native, events, deadline);
+        return WaitForReadiness(call.Native, events, deadline, lookAtOnce: true);
     }
 
-    /// <summary>Polls the socket alone for <paramref name="events"/> until ready (true) or <paramref name="deadline"/> (false).</summary>
-    private unsafe bool WaitForReadiness(nint socket, PollEvents events, long deadline)
+    /// <summary>
+    /// Polls the socket alone for <paramref name="events"/> until ready (true) or <paramref name="deadline"/> (false);
+    /// with <paramref name="lookAtOnce"/> it looks at least once even when the time is already up.
+    /// </summary>
+    private unsafe bool WaitForReadiness(nint socket, PollEvents events, long deadline, bool lookAtOnce)
     {
         // zmq_pollitem_t on the stack, in the platform's layout: its descriptor field is an int on Unix, a SOCKET on Windows.
         ZmqPollItemWindows item = default;
@@ -351,10 +354,12 @@ public sealed partial class Socket
         while (true)
         {
             int remaining = RemainingMilliseconds(deadline);
-            if (remaining == 0)
+            if (remaining == 0 && !lookAtOnce)
             {
                 return false; // the time is up (TimeSpan.Zero: the one try was made)
             }
+
+            lookAtOnce = false;
 
             int ready = LibZmq.Poll(&item, 1, new CLong(remaining));
             if (ready > 0)
