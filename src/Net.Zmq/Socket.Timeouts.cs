@@ -156,30 +156,28 @@ public sealed partial class Socket
         long deadline = Deadline(timeout);
 
         // Wait first, so that a timeout allocates nothing; once readable the whole message is here.
-        if (!WaitUntil(PollEvents.In, deadline))
-        {
-            message = null;
-            return false;
-        }
-
-        var received = new MultipartMessage();
+        MultipartMessage? received = null;
         try
         {
-            if (!TryRecvMultipart(received, TimeSpan.Zero))
+            while (WaitUntil(PollEvents.In, deadline, lookAtOnce: received is null))
             {
-                received.Dispose();
-                message = null;
-                return false;
+                received ??= new MultipartMessage();
+                if (TryRecvMultipart(received, TimeSpan.Zero))
+                {
+                    message = received;
+                    return true;
+                }
             }
         }
         catch
         {
-            received.Dispose();
+            received?.Dispose();
             throw;
         }
 
-        message = received;
-        return true;
+        received?.Dispose();
+        message = null;
+        return false;
     }
 
     /// <summary>Sends one frame copied from <paramref name="data"/>, waiting at most <paramref name="timeout"/> for room to queue it.</summary>
@@ -328,10 +326,10 @@ public sealed partial class Socket
         || WaitForReadiness(socket, direction == Direction.Send ? PollEvents.Out : PollEvents.In, deadline, lookAtOnce: false);
 
     /// <summary>Waits, inside a call of its own, until the socket is ready for <paramref name="events"/>; false once <paramref name="deadline"/> passed.</summary>
-    private bool WaitUntil(PollEvents events, long deadline)
+    private bool WaitUntil(PollEvents events, long deadline, bool lookAtOnce)
     {
         using SocketCall call = BeginCall();
-        return WaitForReadiness(call.Native, events, deadline, lookAtOnce: true);
+        return WaitForReadiness(call.Native, events, deadline, lookAtOnce);
     }
 
     /// <summary>
