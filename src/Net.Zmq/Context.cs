@@ -14,7 +14,7 @@ namespace Net.Zmq;
 /// termination by at most one second instead of forever; and <see cref="Dispose"/> waits for it at most ten
 /// seconds, whatever linger a socket was given, before leaving it to a background thread.
 /// </remarks>
-public sealed class Context : IDisposable
+public sealed class Context : IDisposable, IAsyncDisposable
 {
     private static readonly TimeSpan s_oneSecond = TimeSpan.FromSeconds(1);
     private readonly ContextHandle _handle;
@@ -192,6 +192,36 @@ public sealed class Context : IDisposable
         Shutdown();
         _disposed = true;
         _handle.DisposeAndTerminateInline();
+    }
+
+    /// <summary>
+    /// Shuts the context down and releases it as <see cref="Dispose"/> does, without blocking the caller: libzmq's
+    /// termination (<c>zmq_ctx_term</c>) runs on a thread of its own. When no socket is open any more the returned task
+    /// completes once termination has finished, that is once every socket's unsent messages were delivered or their
+    /// <see cref="SocketOption.Linger"/> expired, and at most ten seconds after the call; when sockets are still open it
+    /// completes at once, and the context is terminated when the last of them is disposed. Calling it again does nothing.
+    /// </summary>
+    public ValueTask DisposeAsync()
+    {
+        if (_disposed)
+        {
+            return ValueTask.CompletedTask;
+        }
+
+        Shutdown();
+        _disposed = true;
+        Task? termination = _handle.DisposeAndStartTermination();
+        return termination is null ? ValueTask.CompletedTask : new ValueTask(WaitForTermination(termination));
+    }
+
+    private static async Task WaitForTermination(Task termination)
+    {
+        using var stopDelay = new CancellationTokenSource();
+        Task finished = await Task.WhenAny(termination, Task.Delay(ContextHandle.InlineTerminationLimit, stopDelay.Token)).ConfigureAwait(false);
+        if (finished == termination)
+        {
+            await stopDelay.CancelAsync().ConfigureAwait(false);
+        }
     }
 
     private nint Enter()

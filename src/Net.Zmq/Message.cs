@@ -297,6 +297,53 @@ public sealed unsafe class Message : IDisposable
     /// <exception cref="ObjectDisposedException">Either message was disposed.</exception>
     public void Move(Message source) => Transfer(source, move: true);
 
+    /// <summary>Re-initialises the message as an empty one (<c>zmq_msg_close</c> then <c>zmq_msg_init</c>), releasing what it held.</summary>
+    /// <exception cref="ObjectDisposedException">The message was disposed.</exception>
+    public void Rebuild() => Reinitialise(0, sized: false);
+
+    /// <summary>Re-initialises the message with <paramref name="size"/> fresh, uninitialised bytes to fill through <see cref="Data"/> (<c>zmq_msg_init_size</c>), releasing what it held.</summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is negative.</exception>
+    /// <exception cref="ObjectDisposedException">The message was disposed.</exception>
+    /// <exception cref="ZmqException">ENOMEM; the message is then left empty.</exception>
+    public void Rebuild(int size)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(size);
+        Reinitialise(size, sized: true);
+    }
+
+    private void Reinitialise(int size, bool sized)
+    {
+        ThrowIfDisposed();
+
+        // Claimed as an asynchronous operation's libzmq call claims it, so that the reactor never meets it half rebuilt.
+        if (!TryEnterAsyncCall())
+        {
+            ThrowHelper.ThrowInvalidOperation("The message is inside an asynchronous send or receive; rebuild it once that completed.");
+        }
+
+        int errorNumber = 0;
+        fixed (ZmqMsg* msg = &_msg)
+        {
+            _ = LibZmq.MsgClose(msg); // cannot fail on an initialised message
+            if (sized && LibZmq.MsgInitSize(msg, (nuint)size) != 0)
+            {
+                errorNumber = LibZmq.Errno();
+                sized = false;
+            }
+
+            if (!sized)
+            {
+                _ = LibZmq.MsgInit(msg); // cannot fail
+            }
+        }
+
+        ExitAsyncCall();
+        if (errorNumber != 0)
+        {
+            ThrowHelper.ThrowZmq(errorNumber, $"Allocating a {size}-byte message");
+        }
+    }
+
     /// <summary>
     /// Reads a metadata property of a received frame (<c>zmq_msg_gets</c>): "Socket-Type", "Routing-Id" (the routing id
     /// the peer set, if any), "Peer-Address", "User-Id" (set by ZAP), or one a ZAP handler added. Returns null when the

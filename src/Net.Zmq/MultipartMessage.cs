@@ -8,7 +8,7 @@ namespace Net.Zmq;
 /// <see cref="Socket.RecvMultipart(MultipartMessage, RecvFlags)"/>, which reuses its frames so that a steady
 /// stream of messages with the same frame count allocates nothing.
 /// </summary>
-public sealed class MultipartMessage : IReadOnlyList<Message>, IDisposable
+public sealed partial class MultipartMessage : IReadOnlyList<Message>, IDisposable
 {
     private readonly List<Message> _frames = [];
     private int _count;

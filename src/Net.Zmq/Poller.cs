@@ -103,6 +103,25 @@ public sealed unsafe class Poller : IDisposable
     }
 
     /// <summary>
+    /// Removes every entry, giving back the sockets it held (as <see cref="Remove"/> does for one), and keeps the
+    /// poller's memory for the entries added next. Indexes start again from 0.
+    /// </summary>
+    /// <exception cref="ObjectDisposedException">The poller was disposed.</exception>
+    public void Clear()
+    {
+        ThrowIfDisposed();
+        for (int i = 0; i < _count; i++)
+        {
+            if (_inUse[i])
+            {
+                ReleaseEntry(i);
+            }
+        }
+
+        _count = 0;
+    }
+
+    /// <summary>
     /// Waits up to <paramref name="timeoutMilliseconds"/> (−1 = forever, 0 = just check) for any watched event.
     /// </summary>
     /// <returns>The number of entries with events (0 on timeout).</returns>

@@ -72,6 +72,25 @@ public sealed partial class Socket
     public ValueTask<string> RecvStringAsync(CancellationToken cancellationToken = default) =>
         ReceiveString(new Message(), cancellationToken);
 
+    /// <summary>Receives one frame as a new byte array, waiting without a thread until one arrives.</summary>
+    /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
+    /// <exception cref="InvalidOperationException">Another asynchronous receive is pending on this socket.</exception>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
+    public ValueTask<byte[]> RecvBytesAsync(CancellationToken cancellationToken = default)
+    {
+        var message = new Message();
+        try
+        {
+            return CopyWhenReceived(RecvAsync(message, cancellationToken), message);
+        }
+        catch
+        {
+            message.Dispose();
+            throw;
+        }
+    }
+
     /// <summary>
     /// Receives a whole multipart message into <paramref name="message"/>, replacing its frames and reusing their
     /// <see cref="Message"/> objects.
@@ -379,6 +398,16 @@ public sealed partial class Socket
         {
             await received.ConfigureAwait(false);
             return message.ToString();
+        }
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private static async ValueTask<byte[]> CopyWhenReceived(ValueTask received, Message message)
+    {
+        using (message)
+        {
+            await received.ConfigureAwait(false);
+            return message.ToArray();
         }
     }
 

@@ -11,7 +11,7 @@ namespace Net.Zmq;
 /// thread-safe. <see cref="Dispose"/> may be called from any thread, even while another call is in flight: the
 /// native socket is closed when that call returns, never under it.
 /// </summary>
-public sealed partial class Socket : IDisposable
+public sealed partial class Socket : IDisposable, IAsyncDisposable
 {
     private const int Closed = -1;
 
@@ -196,6 +196,16 @@ public sealed partial class Socket : IDisposable
         // creation, which checks _disposed after publishing, pairs with it the same way.
         Interlocked.MemoryBarrierProcessWide();
         CloseIfIdle();
+    }
+
+    /// <summary>
+    /// Closes the socket as <see cref="Dispose"/> does, for <c>await using</c>. Closing never blocks (libzmq hands
+    /// unsent messages to its I/O threads for the linger), so this completes at once.
+    /// </summary>
+    public ValueTask DisposeAsync()
+    {
+        Dispose();
+        return ValueTask.CompletedTask;
     }
 
     /// <inheritdoc />

@@ -16,6 +16,10 @@ internal sealed class ContextHandle : SafeHandle
 
     private int _inlineTerminationThread;
     private Thread? _inlineTermination;
+    private nint _native;
+
+    // Completed by the termination thread once zmq_ctx_term returned; awaited by Context.DisposeAsync.
+    private readonly TaskCompletionSource _terminated = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     internal ContextHandle(nint handle)
         : base(0, ownsHandle: true) => SetHandle(handle);
@@ -41,10 +45,36 @@ internal sealed class ContextHandle : SafeHandle
         _inlineTermination?.Join(InlineTerminationLimit);
     }
 
+    /// <summary>
+    /// Releases the caller's reference without waiting; if it was the last one, returns a task that completes when the
+    /// context's termination (started on its own thread) has finished, else null.
+    /// </summary>
+    internal Task? DisposeAndStartTermination()
+    {
+        _inlineTerminationThread = Environment.CurrentManagedThreadId;
+        try
+        {
+            Dispose();
+        }
+        finally
+        {
+            _inlineTerminationThread = 0;
+        }
+
+        return _inlineTermination is null ? null : _terminated.Task;
+    }
+
     protected override bool ReleaseHandle()
     {
-        var thread = new Thread(static state => Terminate((nint)state!)) { IsBackground = true, Name = "Net.Zmq context termination" };
-        thread.Start(handle);
+        var thread = new Thread(static state =>
+        {
+            var owner = (ContextHandle)state!;
+            Terminate(owner._native);
+            owner._terminated.TrySetResult();
+        })
+        { IsBackground = true, Name = "Net.Zmq context termination" };
+        _native = handle;
+        thread.Start(this);
         if (_inlineTerminationThread == Environment.CurrentManagedThreadId)
         {
             _inlineTermination = thread;

@@ -1,0 +1,111 @@
+using Net.Zmq.Internal;
+using Net.Zmq.Interop;
+
+namespace Net.Zmq;
+
+/// <summary>Multipart sends from plain collections: strings, and <see cref="Message"/> frames the caller keeps.</summary>
+public sealed partial class Socket
+{
+    /// <summary>
+    /// Sends the UTF-8 bytes of each of <paramref name="frames"/> as one multipart message, blocking until it is queued.
+    /// All frames are checked before the first one leaves.
+    /// </summary>
+    /// <exception cref="ArgumentNullException"><paramref name="frames"/> or one of its elements is null.</exception>
+    /// <exception cref="ArgumentException"><paramref name="frames"/> is empty, or has more than one frame on a draft socket (single-part only).</exception>
+    /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
+    /// <exception cref="ContextTerminatedException">The context was shut down.</exception>
+    public void SendMultipart(params string[] frames)
+    {
+        ArgumentNullException.ThrowIfNull(frames);
+        if (frames.Length == 0)
+        {
+            ThrowHelper.ThrowArgument("A multipart message needs at least one frame.", nameof(frames));
+        }
+
+        ThrowIfMultipartRefused(frames.Length, nameof(frames));
+        for (int i = 0; i < frames.Length; i++)
+        {
+            if (frames[i] is null)
+            {
+                throw new ArgumentNullException(nameof(frames), $"Frame {i} is null.");
+            }
+        }
+
+        int last = frames.Length - 1;
+        for (int i = 0; i <= last; i++)
+        {
+            Send(frames[i], FrameFlags(SendFlags.None, i, last));
+        }
+    }
+
+    /// <summary>
+    /// Sends <paramref name="frames"/> as one multipart message, without copying, as
+    /// <see cref="SendMultipart(MultipartMessage, SendFlags)"/> does for the frames of a <see cref="MultipartMessage"/>:
+    /// all are checked before the first one leaves, and each one sent is left empty (its content now belongs to libzmq).
+    /// The frames stay the caller's to dispose. An array or a list is read by index; another sequence is read once.
+    /// </summary>
+    /// <returns>True when sent; false only under <see cref="SendFlags.DontWait"/> when nothing could be queued (nothing was sent).</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="frames"/> or one of its elements is null.</exception>
+    /// <exception cref="ArgumentException"><paramref name="frames"/> is empty, or has more than one frame on a draft socket (single-part only).</exception>
+    /// <exception cref="ObjectDisposedException">A frame, or the socket, was disposed.</exception>
+    /// <exception cref="ContextTerminatedException">The context was shut down.</exception>
+    public bool SendMultipart(IEnumerable<Message> frames, SendFlags flags = SendFlags.None)
+    {
+        ArgumentNullException.ThrowIfNull(frames);
+        if (frames is MultipartMessage multipart)
+        {
+            return SendMultipart(multipart, flags);
+        }
+
+        IReadOnlyList<Message> list = frames as IReadOnlyList<Message> ?? [.. frames];
+        int count = list.Count;
+        if (count == 0)
+        {
+            ThrowHelper.ThrowArgument("A multipart message needs at least one frame.", nameof(frames));
+        }
+
+        ThrowIfMultipartRefused(count, nameof(frames));
+        ThrowIfRefused(flags);
+        for (int i = 0; i < count; i++)
+        {
+            Message? frame = list[i];
+            if (frame is null)
+            {
+                throw new ArgumentNullException(nameof(frames), $"Frame {i} is null.");
+            }
+
+            frame.ThrowIfDisposed();
+        }
+
+        // Only the first frame may report EAGAIN; once it is queued libzmq accepts the rest of the message.
+        int restFlags = (int)(flags & ~SendFlags.DontWait);
+        int last = count - 1;
+        using SocketCall call = BeginCall();
+        for (int i = 0; i <= last; i++)
+        {
+            if (!SendFrame(call.Native, list[i], (i == 0 ? (int)flags : restFlags) | (i < last ? (int)SendFlags.SendMore : 0)))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>Sends one frame of a multipart message in a call already begun; false only on EAGAIN under DontWait.</summary>
+    private unsafe bool SendFrame(nint socket, Message frame, int flags)
+    {
+        fixed (ZmqMsg* msg = &frame.Native)
+        {
+            while (LibZmq.MsgSend(msg, socket, flags) < 0)
+            {
+                if (!ContinueAfterFailure(flags, Direction.Send))
+                {
+                    return false;
+                }
+            }
+        }
+
+        return true;
+    }
+}
