@@ -1,4 +1,5 @@
 using System.Runtime.InteropServices;
+using Net.Zmq.Diagnostics;
 
 namespace Net.Zmq.Interop;
 
@@ -18,7 +19,11 @@ internal sealed class ContextHandle : SafeHandle
     private Thread? _inlineTermination;
 
     internal ContextHandle(nint handle)
-        : base(0, ownsHandle: true) => SetHandle(handle);
+        : base(0, ownsHandle: true)
+    {
+        SetHandle(handle);
+        ZmqMetrics.ContextOpened();
+    }
 
     public override bool IsInvalid => handle == 0;
 
@@ -43,6 +48,7 @@ internal sealed class ContextHandle : SafeHandle
 
     protected override bool ReleaseHandle()
     {
+        ZmqMetrics.ContextClosed();
         var thread = new Thread(static state => Terminate((nint)state!)) { IsBackground = true, Name = "Net.Zmq context termination" };
         thread.Start(handle);
         if (_inlineTerminationThread == Environment.CurrentManagedThreadId)
