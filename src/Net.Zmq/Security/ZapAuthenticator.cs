@@ -76,7 +76,7 @@ public sealed class ZapAuthenticator : IDisposable
     /// <summary>
     /// Raised after each answer is sent, on the authenticator's thread: who asked, and what was decided. Handlers
     /// should return quickly (the next handshake waits for them); an exception a handler throws is swallowed, so that
-    /// the authenticator keeps answering.
+    /// the authenticator keeps answering and the other handlers still run.
     /// </summary>
     public event EventHandler<ZapDecisionEventArgs>? Decided;
 
@@ -206,14 +206,18 @@ public sealed class ZapAuthenticator : IDisposable
             return;
         }
 
-        try
+        var args = new ZapDecisionEventArgs(domain, address, mechanism, decision.StatusCode, decision.StatusText, decision.UserId);
+        foreach (EventHandler<ZapDecisionEventArgs> handler in handlers.GetInvocationList().Cast<EventHandler<ZapDecisionEventArgs>>())
         {
-            handlers(this, new ZapDecisionEventArgs(domain, address, mechanism, decision.StatusCode, decision.StatusText, decision.UserId));
-        }
-#pragma warning disable CA1031 // A subscriber's failure must not stop the authenticator: every later handshake would hang.
-        catch (Exception)
+            try
+            {
+                handler(this, args);
+            }
+#pragma warning disable CA1031 // A subscriber's failure must not stop the authenticator (every later handshake would hang) nor the other subscribers.
+            catch (Exception)
 #pragma warning restore CA1031
-        {
+            {
+            }
         }
     }
 }
