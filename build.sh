@@ -49,6 +49,8 @@ install_test_tools() {
     [ -e "$system_libzmq" ] || missing+=(libzmq5)
     [ -x /usr/lib/wine/wine64 ] || missing+=(wine64)
     [ -x /usr/bin/qemu-aarch64-static ] || missing+=(qemu-user-static)
+    # pyzmq's zmq.auth writes and reads the certificate files of the interop tests (Security/PyzmqCertificateInteropTests).
+    /usr/bin/python3 -c 'import zmq.auth' 2>/dev/null || missing+=(python3-zmq)
     if [ ${#missing[@]} -gt 0 ]; then
         log "installing ${missing[*]} for the tests"
         apt_install "${missing[@]}"

@@ -25,5 +25,11 @@ if (args.Length > 0 && args[0] == "async")
     return SuiteRun.RunAsyncOnly(args[1..]);
 }
 
+// The per-message counter measurement behind docs/metrics.md, interleaved (see MessageCounterBenchmarks).
+if (args.Length > 0 && args[0] == "message-counter")
+{
+    return MessageCounterBenchmarks.RunInterleaved();
+}
+
 BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
 return 0;

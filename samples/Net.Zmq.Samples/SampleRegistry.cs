@@ -25,6 +25,7 @@ public static class SampleRegistry
         new MonitorSample(),
         new ZapSample(),
         new CurveSample(),
+        new CertificatesSample(),
         new MultipartSample(),
         new ProxySample(),
         new SteerableProxySample(),

@@ -1,4 +1,5 @@
 using System.Runtime.InteropServices;
+using Net.Zmq.Diagnostics;
 
 namespace Net.Zmq.Interop;
 
@@ -22,7 +23,11 @@ internal sealed class ContextHandle : SafeHandle
     private readonly TaskCompletionSource _terminated = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     internal ContextHandle(nint handle)
-        : base(0, ownsHandle: true) => SetHandle(handle);
+        : base(0, ownsHandle: true)
+    {
+        SetHandle(handle);
+        ZmqMetrics.ContextOpened();
+    }
 
     public override bool IsInvalid => handle == 0;
 
@@ -66,6 +71,7 @@ internal sealed class ContextHandle : SafeHandle
 
     protected override bool ReleaseHandle()
     {
+        ZmqMetrics.ContextClosed();
         var thread = new Thread(static state =>
         {
             var owner = (ContextHandle)state!;

@@ -1,4 +1,5 @@
 using System.Runtime.InteropServices;
+using Net.Zmq.Diagnostics;
 using Net.Zmq.Internal;
 
 namespace Net.Zmq.Interop;
@@ -15,16 +16,21 @@ namespace Net.Zmq.Interop;
 internal sealed class SocketHandle : SafeHandle
 {
     private readonly ContextHandle _context;
+    private readonly int _type;
 
-    private SocketHandle(ContextHandle context)
-        : base(0, ownsHandle: true) => _context = context;
+    private SocketHandle(ContextHandle context, int type)
+        : base(0, ownsHandle: true)
+    {
+        _context = context;
+        _type = type;
+    }
 
     public override bool IsInvalid => handle == 0;
 
     /// <summary>Creates a socket of <paramref name="type"/> in <paramref name="context"/>; returns null with errno set on failure.</summary>
     internal static SocketHandle? Create(ContextHandle context, int type, out int errorNumber)
     {
-        var socket = new SocketHandle(context);
+        var socket = new SocketHandle(context, type);
         bool added = false;
         context.DangerousAddRef(ref added);
         nint native = LibZmq.Socket(context.DangerousGetHandle(), type);
@@ -38,6 +44,7 @@ internal sealed class SocketHandle : SafeHandle
 
         errorNumber = 0;
         socket.SetHandle(native);
+        ZmqMetrics.SocketOpened(type);
         return socket;
     }
 
@@ -68,6 +75,7 @@ internal sealed class SocketHandle : SafeHandle
     {
         _ = LibZmq.Close(handle); // never fails for a socket libzmq created; the only possible error is ENOTSOCK
         _context.DangerousRelease();
+        ZmqMetrics.SocketClosed(_type);
         return true;
     }
 }

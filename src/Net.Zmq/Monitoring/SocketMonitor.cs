@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Diagnostics;
+using Net.Zmq.Diagnostics;
 using Net.Zmq.Internal;
 
 namespace Net.Zmq.Monitoring;
@@ -67,6 +68,7 @@ public sealed class SocketMonitor : IDisposable
         }
 
         monitorEvent = Parse(_frames);
+        ZmqMetrics.MonitorEventRead(monitorEvent.Event, _monitored.Type);
         return true;
     }
 

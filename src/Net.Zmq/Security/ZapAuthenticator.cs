@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using Net.Zmq.Diagnostics;
 using Net.Zmq.Internal;
 
 namespace Net.Zmq.Security;
@@ -72,6 +73,13 @@ public sealed class ZapAuthenticator : IDisposable
     /// <summary>The number of requests answered so far (for diagnostics).</summary>
     public long RequestCount => Interlocked.Read(ref _requestCount);
 
+    /// <summary>
+    /// Raised after each answer is sent, on the authenticator's thread: who asked, and what was decided. Handlers
+    /// should return quickly (the next handshake waits for them); an exception a handler throws is swallowed, so that
+    /// the authenticator keeps answering and the other handlers still run.
+    /// </summary>
+    public event EventHandler<ZapDecisionEventArgs>? Decided;
+
     /// <summary>Stops answering and waits for the handler thread to end. Calling it again does nothing.</summary>
     public void Dispose()
     {
@@ -112,9 +120,11 @@ public sealed class ZapAuthenticator : IDisposable
 
                 if (poller.IsReadable(handlerIndex) && _handler.RecvMultipart(request, RecvFlags.DontWait))
                 {
-                    Answer(request, reply);
+                    (ZapDecision decision, string domain, string address, string mechanism) = Answer(request, reply);
                     _handler.SendMultipart(reply);
                     Interlocked.Increment(ref _requestCount);
+                    ZmqMetrics.ZapAnswered(mechanism, decision.StatusCode);
+                    RaiseDecided(decision, domain, address, mechanism);
                 }
             }
         }
@@ -147,20 +157,23 @@ public sealed class ZapAuthenticator : IDisposable
         }
     }
 
-    private void Answer(MultipartMessage request, MultipartMessage reply)
+    private (ZapDecision Decision, string Domain, string Address, string Mechanism) Answer(MultipartMessage request, MultipartMessage reply)
     {
         ZapDecision decision;
+        string domain = "", address = "", mechanism = "";
         if (request.Count < 6 || request[0].ToString() != "1.0")
         {
             decision = new ZapDecision("500", "Malformed ZAP request", "");
         }
         else
         {
-            string domain = request[2].ToString();
+            domain = request[2].ToString();
+            address = request[3].ToString();
+            mechanism = request[5].ToString();
             ZapPolicy policy = domain.Length > 0 && _policies.TryGetValue(domain, out ZapPolicy? own) ? own : DefaultPolicy;
             try
             {
-                decision = policy.Decide(request[3].ToString(), request[5].ToString(), request);
+                decision = policy.Decide(address, mechanism, request);
             }
             catch (Exception ex)
             {
@@ -183,5 +196,28 @@ public sealed class ZapAuthenticator : IDisposable
         reply.Add(decision.StatusText);
         reply.Add(decision.UserId);
         reply.AddEmpty();
+        return (decision, domain, address, mechanism);
+    }
+
+    private void RaiseDecided(ZapDecision decision, string domain, string address, string mechanism)
+    {
+        if (Decided is not { } handlers)
+        {
+            return;
+        }
+
+        var args = new ZapDecisionEventArgs(domain, address, mechanism, decision.StatusCode, decision.StatusText, decision.UserId);
+        foreach (EventHandler<ZapDecisionEventArgs> handler in handlers.GetInvocationList().Cast<EventHandler<ZapDecisionEventArgs>>())
+        {
+            try
+            {
+                handler(this, args);
+            }
+#pragma warning disable CA1031 // A subscriber's failure must not stop the authenticator (every later handshake would hang) nor the other subscribers.
+            catch (Exception)
+#pragma warning restore CA1031
+            {
+            }
+        }
     }
 }

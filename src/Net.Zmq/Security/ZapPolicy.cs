@@ -17,7 +17,8 @@ namespace Net.Zmq.Security;
 /// <c>::ffff:a.b.c.d</c>). Mechanism: NULL is accepted once the address passed (libzmq asks about NULL only for
 /// sockets with a <see cref="SocketOption.ZapDomain"/>); PLAIN needs a matching user name and password, compared as
 /// the bytes the client sent against their UTF-8 form (the password in constant time); CURVE needs an allowed client
-/// key, or <see cref="AllowAnyCurveKey"/>. Anything else is refused.
+/// key (<see cref="AllowCurveKey(string)"/>, or a certificate in a directory given to <see cref="AllowCurveCertificates"/>), or
+/// <see cref="AllowAnyCurveKey"/>. Anything else is refused.
 /// The authenticated identity (the PLAIN user name, or the client's Z85 public key) reaches the server as the
 /// "User-Id" metadata of every message from that peer.
 /// </remarks>
@@ -29,6 +30,7 @@ public sealed class ZapPolicy
     private readonly List<AddressRange> _denied = [];
     private readonly Dictionary<string, byte[]> _users = new(StringComparer.Ordinal);
     private readonly HashSet<string> _curveKeys = new(StringComparer.Ordinal);
+    private readonly List<CertificateDirectory> _certificateDirectories = [];
     private bool _anyCurveKey;
 
     internal ZapPolicy()
@@ -102,6 +104,34 @@ public sealed class ZapPolicy
         return this;
     }
 
+    /// <summary>
+    /// Accepts CURVE clients whose public key is in a certificate file of <paramref name="directory"/> (pyzmq's
+    /// <c>configure_curve(location=...)</c>, CZMQ's certificate store). Every regular file directly in the directory is
+    /// read as a <see cref="CurveCertificate"/>, except secret files (names ending in <c>_secret</c>) and hidden files
+    /// (names starting with '.'); subdirectories are not searched.
+    /// </summary>
+    /// <remarks>
+    /// The directory is read now, and read again at the next CURVE handshake after its listing changes (a file added,
+    /// removed or rewritten): removing a client's certificate revokes it for new connections, without a restart. If the
+    /// directory later holds a file that is not a certificate, CURVE clients not allowed otherwise are refused (ZAP
+    /// status 500) until it is fixed or removed; if the directory goes, its keys are no longer trusted.
+    /// </remarks>
+    /// <exception cref="ArgumentException"><paramref name="directory"/> is null or empty.</exception>
+    /// <exception cref="DirectoryNotFoundException">There is no such directory.</exception>
+    /// <exception cref="InvalidDataException">A file in it is not a CURVE certificate; the message names the file and the line.</exception>
+    /// <exception cref="IOException">A file could not be read.</exception>
+    public ZapPolicy AllowCurveCertificates(string directory)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(directory);
+        var certificates = new CertificateDirectory(directory);
+        lock (_gate)
+        {
+            _certificateDirectories.Add(certificates);
+        }
+
+        return this;
+    }
+
     /// <summary>Adds a valid key in the form requests are matched in: Z85 text, which is also the peer's User-Id.</summary>
     private ZapPolicy AddCurveKey(string publicKeyZ85)
     {
@@ -134,13 +164,26 @@ public sealed class ZapPolicy
                         : ZapDecision.Deny("Invalid user name or password");
                 case "CURVE" when request.Count >= 7 && request[6].Size == Curve.KeyLength:
                     string key = Z85.Encode(request[6].Data);
-                    return _anyCurveKey || _curveKeys.Contains(key)
+                    return _anyCurveKey || _curveKeys.Contains(key) || InCertificateDirectory(key)
                         ? ZapDecision.Allow(key)
                         : ZapDecision.Deny("Unknown CURVE client key");
                 default:
                     return ZapDecision.Deny($"Mechanism {mechanism} is not allowed");
             }
         }
+    }
+
+    private bool InCertificateDirectory(string key)
+    {
+        foreach (CertificateDirectory directory in _certificateDirectories)
+        {
+            if (directory.Contains(key))
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 
     private bool IsAddressAllowed(string peer)
