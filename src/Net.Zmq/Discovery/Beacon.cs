@@ -30,6 +30,7 @@ namespace Net.Zmq.Discovery;
 /// and <see cref="Unsubscribe"/> may be called from any thread. One receive (<see cref="TryReceive"/> or
 /// <see cref="ReceiveAsync"/>) at a time.
 /// </para>
+/// <para>Dispose it: while it publishes, its timer keeps it alive and sending even when nothing references it.</para>
 /// </remarks>
 /// <example>
 /// <code>
