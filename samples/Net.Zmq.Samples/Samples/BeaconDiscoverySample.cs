@@ -74,12 +74,13 @@ internal sealed class BeaconDiscoverySample : ISample
         using var poller = new Poller();
         int pipeIndex = poller.Add(pipe, PollEvents.In);
         int inboxIndex = poller.Add(inbox, PollEvents.In);
+        int beaconIndex = poller.Add(beacon.Handle, PollEvents.In); // the beacon's UDP socket, beside the ZeroMQ ones
         try
         {
             while (true)
             {
-                // The beacon is a plain UDP socket: check it between short polls of the ZeroMQ sockets.
-                while (beacon.TryReceive(TimeSpan.Zero, out BeaconMessage? heard))
+                poller.Poll(-1);
+                while (poller.IsReadable(beaconIndex) && beacon.TryReceive(TimeSpan.Zero, out BeaconMessage? heard))
                 {
                     string endpoint = $"tcp://{heard.PeerAddress}:{heard.PayloadText[Prefix.Length..]}";
                     if (!peers.ContainsKey(endpoint))
@@ -92,7 +93,6 @@ internal sealed class BeaconDiscoverySample : ISample
                     }
                 }
 
-                poller.Poll(TimeSpan.FromMilliseconds(20));
                 if (poller.IsReadable(inboxIndex) && inbox.TryRecvString(out string? hello))
                 {
                     heardHello = hello;

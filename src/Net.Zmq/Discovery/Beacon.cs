@@ -132,6 +132,14 @@ public sealed class Beacon : IDisposable
     public IPAddress BroadcastAddress { get; }
 
     /// <summary>
+    /// The OS handle of the listening UDP socket, to wait on beside ZeroMQ sockets with
+    /// <see cref="Poller.Add(nint, PollEvents)"/> and <see cref="PollEvents.In"/>. Readable means a datagram is
+    /// waiting; read it with <see cref="TryReceive"/> and <see cref="TimeSpan.Zero"/>, which returns false when the
+    /// filter or the echo rule drops it. Do not read or write the socket through the handle.
+    /// </summary>
+    public nint Handle => _receiver.Handle;
+
+    /// <summary>
     /// Whether receives skip this beacon's own transmissions (CZMQ's <c>noecho</c>); false unless set. A datagram is
     /// this beacon's own when it comes from one of this host's addresses and from the port this beacon sends from,
     /// whatever its payload, so a peer publishing the same payload is still seen.

@@ -158,4 +158,27 @@ public sealed class BeaconDiscoveryTests
             others.ForEach(beacon => beacon.Dispose());
         }
     }
+
+    [Fact]
+    public void A_Poller_wakes_on_the_beacons_handle_beside_a_ZeroMQ_socket()
+    {
+        using Context context = Sockets.NewContext();
+        using Socket idle = Sockets.New(context, SocketType.Pull);
+        Endpoints.BindInproc(idle);
+        using Beacon listener = LoopbackBeacons.First();
+        using Beacon peer = LoopbackBeacons.Beside(listener);
+        listener.Subscribe("");
+        using var poller = new Poller();
+        int idleIndex = poller.Add(idle, PollEvents.In);
+        int beaconIndex = poller.Add(listener.Handle, PollEvents.In);
+        Assert.Equal(0, poller.Poll(0));
+
+        peer.Publish("wake up", LoopbackBeacons.Fast);
+
+        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
+        Assert.True(poller.IsReadable(beaconIndex));
+        Assert.False(poller.IsReadable(idleIndex));
+        Assert.True(listener.TryReceive(TimeSpan.Zero, out BeaconMessage? message));
+        Assert.Equal("wake up", message.PayloadText);
+    }
 }
