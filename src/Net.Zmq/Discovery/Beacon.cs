@@ -265,7 +265,7 @@ public sealed class Beacon : IDisposable
             while (true)
             {
                 int waitMs = timeoutMs < 0 ? -1 : Math.Max(0, timeoutMs - (int)Stopwatch.GetElapsedTime(start).TotalMilliseconds);
-                if (!_receiver.Poll(waitMs < 0 ? -1 : waitMs * 1000L > int.MaxValue ? int.MaxValue : waitMs * 1000, SelectMode.SelectRead))
+                if (!_receiver.Poll(PollMicroseconds(waitMs), SelectMode.SelectRead))
                 {
                     ObjectDisposedException.ThrowIf(_disposed, this);
                     if (waitMs == 0 || (timeoutMs >= 0 && Stopwatch.GetElapsedTime(start).TotalMilliseconds >= timeoutMs))
@@ -376,6 +376,9 @@ public sealed class Beacon : IDisposable
             throw new InvalidOperationException("Another receive is in progress on this beacon: receive from one thread, one call at a time.");
         }
     }
+
+    // Socket.Poll counts microseconds in an int (about 35 minutes): a longer wait goes round TryReceive's loop again.
+    private static int PollMicroseconds(int waitMs) => waitMs < 0 ? -1 : (int)Math.Min(waitMs * 1000L, int.MaxValue);
 
     // Windows reports a datagram longer than the buffer (and an ICMP port-unreachable) as an error on the next receive.
     private static bool IsDroppedDatagram(SocketException ex) =>
