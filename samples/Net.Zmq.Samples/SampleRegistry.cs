@@ -32,6 +32,7 @@ public static class SampleRegistry
         new AsyncServerSample(),
         new ServerClientSample(),
         new RadioDishSample(),
+        new BeaconDiscoverySample(),
         new ThroughputSample(),
     ];
 

@@ -23,14 +23,15 @@ internal sealed partial class NetworkNamespace : IDisposable
         string subnet = $"10.213.{unique % 250}";
         HostAddress = $"{subnet}.1";
         PeerAddress = $"{subnet}.2";
+        BroadcastAddress = $"{subnet}.3";
         try
         {
             Ip($"netns add {Name}");
             Ip($"link add {_hostLink} type veth peer name {peerLink}");
             Ip($"link set {peerLink} netns {Name}");
-            Ip($"addr add {HostAddress}/30 dev {_hostLink}");
+            Ip($"addr add {HostAddress}/30 brd + dev {_hostLink}");
             Ip($"link set {_hostLink} up");
-            Ip($"netns exec {Name} ip addr add {PeerAddress}/30 dev {peerLink}");
+            Ip($"netns exec {Name} ip addr add {PeerAddress}/30 brd + dev {peerLink}");
             Ip($"netns exec {Name} ip link set {peerLink} up");
             Ip($"netns exec {Name} ip link set lo up");
         }
@@ -49,6 +50,9 @@ internal sealed partial class NetworkNamespace : IDisposable
 
     /// <summary>The namespace's address on the veth link.</summary>
     public string PeerAddress { get; }
+
+    /// <summary>The link's broadcast address (a /30: the host is .1, the peer .2, the broadcast .3).</summary>
+    public string BroadcastAddress { get; }
 
     /// <summary>Why namespaces cannot be made here, or null when they can (root, iproute2, and a trial namespace).</summary>
     public static string? Unavailable { get; } = Probe();
