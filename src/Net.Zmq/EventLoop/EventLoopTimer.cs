@@ -11,8 +11,8 @@ namespace Net.Zmq;
 /// </summary>
 /// <remarks>
 /// A periodic timer keeps a fixed rate: each tick is due one <see cref="Interval"/> after the previous tick was due, so
-/// time spent in handlers does not make it drift. When the loop falls more than a whole interval behind, the missed ticks
-/// are skipped rather than run back to back, and the next is due one interval from then. See docs/event-loop.md for the
+/// time spent in handlers does not make it drift. When the loop falls a whole interval or more behind, the missed ticks
+/// are skipped rather than run back to back, and the next tick keeps to the same grid. See docs/event-loop.md for the
 /// tolerance.
 /// </remarks>
 public sealed class EventLoopTimer : IDisposable
@@ -37,6 +37,9 @@ public sealed class EventLoopTimer : IDisposable
 
     /// <summary>When the next tick is due, in <see cref="Stopwatch"/> ticks; guarded by the loop's lock.</summary>
     internal long Due { get; set; }
+
+    /// <summary>When the tick being handled was due, in <see cref="Stopwatch"/> ticks (for measuring lateness).</summary>
+    internal long TickDue { get; private set; }
 
     /// <summary>The timer's place in the loop's <see cref="TimerHeap"/>, or -1 when it is not in it.</summary>
     internal int HeapIndex { get; set; } = -1;
@@ -175,10 +178,11 @@ public sealed class EventLoopTimer : IDisposable
     /// </summary>
     internal void TakeTickLocked(long now)
     {
+        TickDue = Due;
         if (IsPeriodic)
         {
-            long next = Due + _intervalTicks;
-            Due = next > now ? next : now + _intervalTicks;
+            // The next slot of the timer's grid after now: ticks missed while the loop was held up are skipped, not bunched.
+            Due += ((now - Due) / _intervalTicks + 1) * _intervalTicks;
             _loop.Timers.Set(this);
         }
         else
