@@ -118,6 +118,12 @@ public sealed unsafe class EventLoop : IDisposable
         }
     }
 
+    /// <summary>
+    /// Whether the loop refuses changes: disposed, and the caller is not a handler finishing its work on the loop thread
+    /// (a Dispose from another thread lets the handler under way complete; what it adds is let go when the loop ends).
+    /// </summary>
+    internal bool IsClosed => _disposed && !IsOnLoopThread;
+
     /// <summary>The lock that guards the registrations and the timers.</summary>
     internal object Gate { get; } = new();
 
@@ -433,7 +439,7 @@ public sealed unsafe class EventLoop : IDisposable
     internal bool TryPost(SendOrPostCallback callback, object? state)
     {
         ArgumentNullException.ThrowIfNull(callback);
-        if (_disposed)
+        if (IsClosed)
         {
             return false;
         }
@@ -829,7 +835,7 @@ public sealed unsafe class EventLoop : IDisposable
 
     private void ThrowIfDisposed()
     {
-        if (_disposed)
+        if (IsClosed)
         {
             ThrowHelper.ThrowObjectDisposed(this);
         }

@@ -220,7 +220,7 @@ public sealed class EventLoopTimer : IDisposable
 
     private void ThrowIfDisposed()
     {
-        if (IsDisposed)
+        if (_disposed || _loop.IsClosed)
         {
             ThrowHelper.ThrowObjectDisposed(this);
         }

@@ -56,8 +56,7 @@ public sealed class EventLoopStopTests
 
         loop.Dispose();
 
-        Assert.True(run.IsCompleted);
-        await run;
+        await LoopRuns.EndsAsync(run);
         Assert.True(timer.IsDisposed);
         push.Send("mine again");
         Assert.Equal("mine again", await pull.RecvStringAsync().AsTask().WaitAsync(Timeouts.Wait));
