@@ -63,6 +63,37 @@ public sealed class EventLoopStopTests
     }
 
     [Fact]
+    public async Task A_handler_under_way_when_another_thread_disposes_the_loop_finishes_its_changes()
+    {
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
+        var loop = new Loop();
+        EventLoopTimer timer = loop.AddTimer(TimeSpan.FromSeconds(10), _ => { });
+        using var inHandler = new ManualResetEventSlim();
+        loop.Post(() =>
+        {
+            inHandler.Set();
+            Assert.True(SpinWait.SpinUntil(() => loop.IsDisposed, Timeouts.Wait));
+
+            // Dispose waits for this handler; what it changes meanwhile is not refused, and is let go when the loop ends.
+            timer.Restart();
+            loop.Add(pull, _ => { });
+            loop.Update(pull, null, null);
+            loop.Post(() => { });
+        });
+        Task run = loop.RunAsync();
+        Assert.True(inHandler.Wait(Timeouts.Wait));
+
+        loop.Dispose();
+
+        await LoopRuns.EndsAsync(run);
+        Assert.True(timer.IsDisposed);
+        Assert.Equal(0, loop.SocketCount);
+        push.Send("released");
+        Assert.Equal("released", await pull.RecvStringAsync().AsTask().WaitAsync(Timeouts.Wait));
+    }
+
+    [Fact]
     public async Task Dispose_inside_a_handler_stops_the_loop_when_the_handler_returns()
     {
         var loop = new Loop();
