@@ -125,6 +125,23 @@ public sealed class EventLoopStopTests
     }
 
     [Fact]
+    public async Task Shutting_down_the_context_of_a_registered_socket_stops_the_loop_with_ContextTerminatedException()
+    {
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, _) = pair;
+        using var loop = new Loop();
+        loop.Add(pull, socket => socket.RecvString());
+        using var running = new ManualResetEventSlim();
+        loop.Post(running.Set);
+        Task run = loop.RunAsync();
+        Assert.True(running.Wait(Timeouts.Wait));
+
+        pair.Context.Shutdown();
+
+        await Assert.ThrowsAsync<ContextTerminatedException>(() => run.WaitAsync(Timeouts.Wait));
+    }
+
+    [Fact]
     public async Task A_timer_or_queue_handler_that_throws_fails_the_task_of_RunAsync()
     {
         using var loop = new Loop();
