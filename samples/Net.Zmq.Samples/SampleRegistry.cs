@@ -22,6 +22,7 @@ public static class SampleRegistry
         new RouterDealerSample(),
         new RouterToRouterSample(),
         new PollerSample(),
+        new ParanoidPirateSample(),
         new MonitorSample(),
         new ZapSample(),
         new CurveSample(),

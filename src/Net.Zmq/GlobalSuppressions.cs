@@ -9,3 +9,5 @@ using System.Diagnostics.CodeAnalysis;
     Justification = "The process's one reactor: it runs until the process exits, and its two wake-up sockets go with it.")]
 [assembly: SuppressMessage("Usage", "CA1816:Dispose methods should call SuppressFinalize", Scope = "member", Target = "~M:Net.Zmq.Socket.CloseIfIdle",
     Justification = "A socket closed on purpose cancels its collector, whose finalizer exists only for sockets dropped undisposed.")]
+[assembly: SuppressMessage("Naming", "CA1711:Identifiers should not have incorrect suffix", Scope = "type", Target = "~T:Net.Zmq.EventLoopQueue`1",
+    Justification = "It is a queue: named like NetMQ's NetMQQueue<T>, which users of an event loop come looking for.")]

@@ -11,7 +11,7 @@ public sealed class SamplesTests(ITestOutputHelper output)
     private static readonly string[] s_required =
     [
         "req-rep", "pub-sub", "push-pull", "pair", "router-dealer", "router-to-router",
-        "poller", "monitor", "zap", "curve", "certificates", "multipart", "proxy", "steerable-proxy", "async-server", "server-client", "radio-dish", "beacon-discovery", "throughput",
+        "poller", "paranoid-pirate", "monitor", "zap", "curve", "certificates", "multipart", "proxy", "steerable-proxy", "async-server", "server-client", "radio-dish", "beacon-discovery", "throughput",
     ];
 
     public static TheoryData<string> SampleNames => [.. SampleRegistry.Names];

@@ -1,0 +1,881 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using System.Runtime.ExceptionServices;
+using System.Runtime.InteropServices;
+using Net.Zmq.Internal;
+using Net.Zmq.Interop;
+
+namespace Net.Zmq;
+
+/// <summary>
+/// One thread that serves sockets, timers and queues (NetMQ's <c>NetMQPoller</c>, pyzmq's <c>IOLoop</c>): register a
+/// socket with a handler that runs when it is ready to receive (<see cref="Add(Socket, Action{Socket})"/>), timers
+/// (<see cref="AddTimer(TimeSpan, Action{EventLoopTimer})"/>, <see cref="AddOneShotTimer"/>) and queues other threads feed
+/// (<see cref="AddQueue{T}"/>), then <see cref="Run"/> or <see cref="RunAsync"/> until <see cref="Stop"/>. Every handler
+/// runs on the loop thread, one at a time, so handlers share state without locks. Nothing is allocated per event once
+/// the loop runs.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Every member may be called from any thread, and from inside a handler. While the loop runs, its
+/// <see cref="SynchronizationContext"/> is installed on the loop thread: the code after an <c>await</c> in a handler
+/// resumes on the loop thread. <see cref="Post(Action)"/> and <see cref="TaskScheduler"/> run work there from outside.
+/// </para>
+/// <para>
+/// A socket in a loop is driven by <c>zmq_poll</c> like a <see cref="Poller"/>'s: while registered it must be used only by
+/// the loop's handlers, and its asynchronous methods (<c>SendAsync</c>, <c>RecvAsync</c>, ...) throw
+/// <see cref="InvalidOperationException"/>; a socket already used asynchronously cannot be added. An exception thrown by
+/// a handler stops the loop: <see cref="Run"/> rethrows it, and the task of <see cref="RunAsync"/> fails with it.
+/// See docs/event-loop.md.
+/// </para>
+/// </remarks>
+public sealed unsafe class EventLoop : IDisposable
+{
+    /// <summary>How many queue items or posted callbacks one pass of the loop handles per queue before it polls again.</summary>
+    private const int Budget = 256;
+
+    private static readonly int s_itemSize = OperatingSystem.IsWindows() ? sizeof(ZmqPollItemWindows) : sizeof(ZmqPollItemUnix);
+    private static readonly SendOrPostCallback s_runAction = static action => ((Action)action!)();
+
+    private readonly LoopWaker _waker;
+    private readonly EventLoopSynchronizationContext _synchronizationContext;
+    private readonly EventLoopTaskScheduler _taskScheduler;
+    private readonly ManualResetEventSlim _idle = new(initialState: true);
+    private readonly ConcurrentQueue<PostedWork> _posted = new();
+
+    // Sockets removed by another thread while the loop runs; the loop gives back their hold between two polls.
+    private readonly ConcurrentQueue<SocketEntry> _releases = new();
+
+    // Guarded by Gate.
+    private readonly List<SocketEntry> _sockets = [];
+    private readonly List<IEventLoopQueue> _queues = [];
+    private int _socketsVersion;
+    private int _queuesVersion;
+    private bool _running;
+    private bool _disposeWhenStopped;
+
+    // The loop thread's own: what it polls (item 0 is the waker, item i + 1 is _polled[i]) and which queues it drains.
+    private SocketEntry[] _polled = [];
+    private int _polledCount;
+    private byte[] _items = [];
+    private int _builtSocketsVersion = -1;
+    private IEventLoopQueue[] _drained = [];
+    private int _drainedCount;
+    private int _builtQueuesVersion = -1;
+    private bool _moreWork;
+
+    private volatile int _loopThreadId;
+    private volatile bool _stopRequested;
+    private volatile bool _disposed;
+    private int _wakePending;
+
+    /// <summary>Creates a loop; nothing runs until <see cref="Run"/> or <see cref="RunAsync"/>.</summary>
+    /// <exception cref="IOException">The operating system refused the descriptor that wakes the loop.</exception>
+    public EventLoop()
+    {
+        NativeLibraryLoader.EnsureLoaded();
+        _waker = LoopWaker.Create();
+        _synchronizationContext = new EventLoopSynchronizationContext(this);
+        _taskScheduler = new EventLoopTaskScheduler(this);
+    }
+
+    /// <summary>Whether the loop is running (from <see cref="Run"/> or <see cref="RunAsync"/> until it returns).</summary>
+    public bool IsRunning
+    {
+        get
+        {
+            lock (Gate)
+            {
+                return _running;
+            }
+        }
+    }
+
+    /// <summary>Whether the calling thread is the one running the loop.</summary>
+    public bool IsOnLoopThread => _loopThreadId == Environment.CurrentManagedThreadId;
+
+    /// <summary>Whether <see cref="Dispose"/> was called.</summary>
+    public bool IsDisposed => _disposed;
+
+    /// <summary>
+    /// The context installed on the loop thread while it runs: work posted to it runs on the loop thread, so
+    /// <c>await</c> in a handler resumes there. Posting before the loop runs queues the work for when it does.
+    /// </summary>
+    public SynchronizationContext SynchronizationContext => _synchronizationContext;
+
+    /// <summary>A scheduler that runs tasks on the loop thread, one at a time (<c>Task.Factory.StartNew(work, ..., loop.TaskScheduler)</c>).</summary>
+    public TaskScheduler TaskScheduler => _taskScheduler;
+
+    /// <summary>The number of sockets registered.</summary>
+    public int SocketCount
+    {
+        get
+        {
+            lock (Gate)
+            {
+                return _sockets.Count;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Whether the loop refuses changes: disposed, and the caller is not a handler finishing its work on the loop thread
+    /// (a Dispose from another thread lets the handler under way complete; what it adds is let go when the loop ends).
+    /// </summary>
+    internal bool IsClosed => _disposed && !IsOnLoopThread;
+
+    /// <summary>The lock that guards the registrations and the timers.</summary>
+    internal object Gate { get; } = new();
+
+    /// <summary>The enabled timers; guarded by <see cref="Gate"/>.</summary>
+    internal TimerHeap Timers { get; } = new();
+
+    /// <summary>Registers <paramref name="socket"/>: <paramref name="receiveReady"/> runs on the loop thread whenever a message waits on it.</summary>
+    /// <remarks>
+    /// The handler should receive what is waiting (with <c>TryRecv</c> or <see cref="RecvFlags.DontWait"/> to take several);
+    /// as with <c>zmq_poll</c>, a socket that stays readable calls it again on the next pass.
+    /// </remarks>
+    /// <exception cref="ArgumentNullException"><paramref name="socket"/> or <paramref name="receiveReady"/> is null.</exception>
+    /// <exception cref="InvalidOperationException">The socket is already in this loop, or has been used with the asynchronous methods.</exception>
+    /// <exception cref="ObjectDisposedException">The socket or the loop was disposed.</exception>
+    public void Add(Socket socket, Action<Socket> receiveReady)
+    {
+        ArgumentNullException.ThrowIfNull(receiveReady);
+        Add(socket, receiveReady, sendReady: null);
+    }
+
+    /// <summary>
+    /// Registers <paramref name="socket"/> with a handler for when a message waits on it (<paramref name="receiveReady"/>)
+    /// and one for when a message can be sent without blocking (<paramref name="sendReady"/>); either may be null.
+    /// </summary>
+    /// <remarks>
+    /// Most sockets can send almost always: give <paramref name="sendReady"/> only while there is something to send
+    /// (<see cref="Update"/> sets and clears it), or the loop calls it on every pass.
+    /// </remarks>
+    /// <exception cref="ArgumentNullException"><paramref name="socket"/> is null.</exception>
+    /// <exception cref="ArgumentException">Both handlers are null.</exception>
+    /// <exception cref="InvalidOperationException">The socket is already in this loop, or has been used with the asynchronous methods.</exception>
+    /// <exception cref="ObjectDisposedException">The socket or the loop was disposed.</exception>
+    public void Add(Socket socket, Action<Socket>? receiveReady, Action<Socket>? sendReady)
+    {
+        ArgumentNullException.ThrowIfNull(socket);
+        if (receiveReady is null && sendReady is null)
+        {
+            ThrowHelper.ThrowArgument("Give a handler for receiving, for sending, or both.", nameof(receiveReady));
+        }
+
+        lock (Gate)
+        {
+            ThrowIfDisposed();
+            if (IndexOf(socket) >= 0)
+            {
+                ThrowHelper.ThrowInvalidOperation($"This {socket.Type} socket is already in this event loop; use Update to change its handlers.");
+            }
+
+            nint native = socket.HoldForPolling("an EventLoop"); // given back when it leaves the loop
+            _sockets.Add(new SocketEntry(socket, native, receiveReady, sendReady));
+            _socketsVersion++;
+        }
+
+        WakeIfElsewhere();
+    }
+
+    /// <summary>Replaces the handlers of a registered socket; with both null the socket stays registered but is not watched.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="socket"/> is null.</exception>
+    /// <exception cref="InvalidOperationException">The socket is not in this loop.</exception>
+    /// <exception cref="ObjectDisposedException">The loop was disposed.</exception>
+    public void Update(Socket socket, Action<Socket>? receiveReady, Action<Socket>? sendReady)
+    {
+        ArgumentNullException.ThrowIfNull(socket);
+        lock (Gate)
+        {
+            ThrowIfDisposed();
+            int index = IndexOf(socket);
+            if (index < 0)
+            {
+                ThrowHelper.ThrowInvalidOperation($"This {socket.Type} socket is not in this event loop.");
+            }
+
+            _sockets[index].ReceiveReady = receiveReady;
+            _sockets[index].SendReady = sendReady;
+            _socketsVersion++;
+        }
+
+        WakeIfElsewhere();
+    }
+
+    /// <summary>
+    /// Takes <paramref name="socket"/> out of the loop; its handlers are not called again, and once this returns the
+    /// socket is yours to use or dispose. Called from another thread while the loop runs, it waits until the loop has let
+    /// go of the socket (the handler under way, if any, has returned).
+    /// </summary>
+    /// <returns>False when the socket was not in the loop.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="socket"/> is null.</exception>
+    public bool Remove(Socket socket)
+    {
+        ArgumentNullException.ThrowIfNull(socket);
+        SocketEntry entry;
+        lock (Gate)
+        {
+            int index = IndexOf(socket);
+            if (index < 0)
+            {
+                return false;
+            }
+
+            entry = _sockets[index];
+            RemoveEntryLocked(index);
+            if (!_running || IsOnLoopThread)
+            {
+                entry.Release();
+                return true;
+            }
+
+            entry.Released = new ManualResetEventSlim();
+            _releases.Enqueue(entry);
+        }
+
+        Wake();
+        entry.Released.Wait();
+        entry.Released.Dispose();
+        return true;
+    }
+
+    /// <summary>Whether <paramref name="socket"/> is in the loop.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="socket"/> is null.</exception>
+    public bool Contains(Socket socket)
+    {
+        ArgumentNullException.ThrowIfNull(socket);
+        lock (Gate)
+        {
+            return IndexOf(socket) >= 0;
+        }
+    }
+
+    /// <summary>
+    /// Starts a periodic timer: <paramref name="elapsed"/> runs on the loop thread every <paramref name="interval"/>, the
+    /// first time one interval from now, until the timer is disabled or disposed.
+    /// </summary>
+    /// <exception cref="ArgumentNullException"><paramref name="elapsed"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="interval"/> is not positive or exceeds <see cref="int.MaxValue"/> milliseconds.</exception>
+    /// <exception cref="ObjectDisposedException">The loop was disposed.</exception>
+    public EventLoopTimer AddTimer(TimeSpan interval, Action<EventLoopTimer> elapsed) => AddTimer(interval, periodic: true, elapsed);
+
+    /// <summary>
+    /// Starts a one-shot timer: <paramref name="elapsed"/> runs once on the loop thread, <paramref name="delay"/> from now.
+    /// The timer is then disabled; <see cref="EventLoopTimer.Restart"/> arms it again.
+    /// </summary>
+    /// <exception cref="ArgumentNullException"><paramref name="elapsed"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="delay"/> is not positive or exceeds <see cref="int.MaxValue"/> milliseconds.</exception>
+    /// <exception cref="ObjectDisposedException">The loop was disposed.</exception>
+    public EventLoopTimer AddOneShotTimer(TimeSpan delay, Action<EventLoopTimer> elapsed) => AddTimer(delay, periodic: false, elapsed);
+
+    /// <summary>
+    /// Creates a queue whose items, enqueued from any thread, are handed to <paramref name="handler"/> on the loop thread,
+    /// in order.
+    /// </summary>
+    /// <exception cref="ArgumentNullException"><paramref name="handler"/> is null.</exception>
+    /// <exception cref="ObjectDisposedException">The loop was disposed.</exception>
+    public EventLoopQueue<T> AddQueue<T>(Action<T> handler)
+    {
+        ArgumentNullException.ThrowIfNull(handler);
+        var queue = new EventLoopQueue<T>(this, handler);
+        lock (Gate)
+        {
+            ThrowIfDisposed();
+            _queues.Add(queue);
+            _queuesVersion++;
+        }
+
+        return queue;
+    }
+
+    /// <summary>
+    /// Runs <paramref name="action"/> on the loop thread, after what is already queued; safe from any thread. Posted
+    /// before the loop runs, it runs when the loop does. An exception it throws stops the loop, as a handler's does.
+    /// </summary>
+    /// <exception cref="ArgumentNullException"><paramref name="action"/> is null.</exception>
+    /// <exception cref="ObjectDisposedException">The loop was disposed.</exception>
+    public void Post(Action action)
+    {
+        ArgumentNullException.ThrowIfNull(action);
+        Post(s_runAction, action);
+    }
+
+    /// <summary>
+    /// Runs the loop on the calling thread until <see cref="Stop"/> (or <see cref="Dispose"/>) is called, from a handler or
+    /// any other thread. The loop can be run again after it returns.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The loop is already running.</exception>
+    /// <exception cref="ObjectDisposedException">The loop was disposed.</exception>
+    /// <exception cref="ContextTerminatedException">The context of a registered socket was shut down.</exception>
+    /// <remarks>Any exception a handler throws stops the loop and is rethrown here, its stack trace kept.</remarks>
+    public void Run()
+    {
+        EnterRun();
+        RunCore();
+    }
+
+    /// <summary>
+    /// Runs the loop on a new background thread named "Net.Zmq event loop"; the task completes when the loop stops, and
+    /// fails with the exception that stopped it, if any.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The loop is already running.</exception>
+    /// <exception cref="ObjectDisposedException">The loop was disposed.</exception>
+    public Task RunAsync()
+    {
+        EnterRun();
+        var stopped = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var thread = new Thread(() =>
+        {
+            try
+            {
+                RunCore();
+                stopped.SetResult();
+            }
+            catch (Exception ex)
+            {
+                stopped.SetException(ex);
+            }
+        })
+        {
+            IsBackground = true,
+            Name = "Net.Zmq event loop",
+        };
+        thread.Start();
+        return stopped.Task;
+    }
+
+    /// <summary>
+    /// Asks the loop to stop; safe from any thread and from a handler, and calling it again (or when the loop is not
+    /// running) does nothing. Inside a handler, no other handler runs after the current one returns. Returns at once:
+    /// wait for <see cref="Run"/> to return or the task of <see cref="RunAsync"/> to complete.
+    /// </summary>
+    public void Stop()
+    {
+        lock (Gate)
+        {
+            if (!_running || _stopRequested)
+            {
+                return;
+            }
+
+            _stopRequested = true;
+        }
+
+        Wake();
+    }
+
+    /// <summary>
+    /// Stops the loop, waits for it to return (unless called on the loop thread, where it stops when the current handler
+    /// returns), gives the sockets back, disposes the timers and queues, and drops the work still posted. Calling it again
+    /// does nothing.
+    /// </summary>
+    public void Dispose()
+    {
+        bool wasRunning;
+        lock (Gate)
+        {
+            if (_disposed)
+            {
+                return;
+            }
+
+            _disposed = true;
+            wasRunning = _running;
+            if (wasRunning)
+            {
+                _stopRequested = true;
+                _disposeWhenStopped = true;
+            }
+            else
+            {
+                ReleaseAllLocked();
+            }
+        }
+
+        if (wasRunning)
+        {
+            Wake();
+            if (!IsOnLoopThread)
+            {
+                _idle.Wait();
+            }
+        }
+    }
+
+    /// <inheritdoc />
+    public override string ToString() => $"EventLoop ({SocketCount} sockets{(IsRunning ? ", running" : "")})";
+
+    /// <summary>Wakes the loop from its wait; at most one signal per pass of the loop, from any thread.</summary>
+    internal void Wake()
+    {
+        if (Interlocked.Exchange(ref _wakePending, 1) == 0)
+        {
+            _waker.Signal();
+        }
+    }
+
+    /// <summary>Wakes the loop unless this is its own thread, which looks at the change before it waits again.</summary>
+    internal void WakeIfElsewhere()
+    {
+        if (!IsOnLoopThread)
+        {
+            Wake();
+        }
+    }
+
+    /// <summary>Queues a callback for the loop thread.</summary>
+    /// <exception cref="ObjectDisposedException">The loop was disposed.</exception>
+    internal void Post(SendOrPostCallback callback, object? state)
+    {
+        if (!TryPost(callback, state))
+        {
+            ThrowHelper.ThrowObjectDisposed(this);
+        }
+    }
+
+    /// <summary>Queues a callback for the loop thread; false (and nothing queued) once the loop is disposed.</summary>
+    internal bool TryPost(SendOrPostCallback callback, object? state)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        if (IsClosed)
+        {
+            return false;
+        }
+
+        _posted.Enqueue(new PostedWork(callback, state));
+        Wake();
+        return true;
+    }
+
+    /// <summary>Takes a queue out of the loop (its Dispose).</summary>
+    internal void RemoveQueue(IEventLoopQueue queue)
+    {
+        lock (Gate)
+        {
+            if (_queues.Remove(queue))
+            {
+                _queuesVersion++;
+            }
+        }
+    }
+
+    private EventLoopTimer AddTimer(TimeSpan interval, bool periodic, Action<EventLoopTimer> elapsed)
+    {
+        ArgumentNullException.ThrowIfNull(elapsed);
+        EventLoopTimer.ValidateInterval(interval, nameof(interval));
+        var timer = new EventLoopTimer(this, interval, periodic, elapsed);
+        lock (Gate)
+        {
+            ThrowIfDisposed();
+            timer.StartLocked();
+        }
+
+        WakeIfElsewhere();
+        return timer;
+    }
+
+    private void EnterRun()
+    {
+        lock (Gate)
+        {
+            ThrowIfDisposed();
+            if (_running)
+            {
+                ThrowHelper.ThrowInvalidOperation("The event loop is already running; Stop it (and wait for it) before running it again.");
+            }
+
+            _running = true;
+            _stopRequested = false;
+            _idle.Reset();
+        }
+    }
+
+    private void RunCore()
+    {
+        _loopThreadId = Environment.CurrentManagedThreadId;
+        SynchronizationContext? previous = SynchronizationContext.Current;
+        SynchronizationContext.SetSynchronizationContext(_synchronizationContext);
+        ExceptionDispatchInfo? failure = null;
+        try
+        {
+            Loop();
+        }
+        catch (Exception ex)
+        {
+            failure = ExceptionDispatchInfo.Capture(ex);
+        }
+        finally
+        {
+            SynchronizationContext.SetSynchronizationContext(previous);
+            ExitRun();
+        }
+
+        failure?.Throw();
+    }
+
+    private void ExitRun()
+    {
+        lock (Gate)
+        {
+            ReleaseRemovedSockets();
+            _loopThreadId = 0;
+            _running = false;
+            _stopRequested = false;
+            if (_disposeWhenStopped)
+            {
+                ReleaseAllLocked();
+            }
+        }
+
+        _idle.Set();
+    }
+
+    private void Loop()
+    {
+        while (!_stopRequested)
+        {
+            ReleaseRemovedSockets();
+            DropDisposedSockets();
+            RebuildIfChanged();
+            int ready = Poll(_moreWork ? 0 : MillisecondsToNextTimer());
+            bool woken = ready > 0 && (ReturnedEvents(0) & (short)PollEvents.In) != 0;
+            if (woken)
+            {
+                _waker.Drain();
+                Interlocked.Exchange(ref _wakePending, 0); // a wake from now on signals again
+            }
+
+            if (ready > (woken ? 1 : 0))
+            {
+                DispatchSockets();
+            }
+
+            FireDueTimers();
+            if (woken || _moreWork)
+            {
+                _moreWork = false;
+                RunPostedWork();
+                DrainQueues();
+            }
+        }
+    }
+
+    private int Poll(int timeoutMilliseconds)
+    {
+        while (true)
+        {
+            int ready;
+            fixed (byte* items = _items)
+            {
+                ready = LibZmq.Poll(items, _polledCount + 1, new CLong(timeoutMilliseconds));
+            }
+
+            if (ready >= 0)
+            {
+                return ready;
+            }
+
+            int errorNumber = LibZmq.Errno();
+            if (ErrnoPolicy.Classify(errorNumber, dontWait: false) != AfterFailure.Retry)
+            {
+                ThrowHelper.ThrowZmq(errorNumber, "Polling in an EventLoop");
+            }
+        }
+    }
+
+    private void DispatchSockets()
+    {
+        for (int i = 0; i < _polledCount && !_stopRequested; i++)
+        {
+            short events = ReturnedEvents(i + 1);
+            if (events == 0)
+            {
+                continue;
+            }
+
+            SocketEntry entry = _polled[i];
+            if ((events & (short)PollEvents.In) != 0 && entry.IsLive && entry.ReceiveReady is { } receiveReady)
+            {
+                receiveReady(entry.Socket);
+            }
+
+            if ((events & (short)PollEvents.Out) != 0 && entry.IsLive && !_stopRequested && entry.SendReady is { } sendReady)
+            {
+                sendReady(entry.Socket);
+            }
+        }
+    }
+
+    private void FireDueTimers()
+    {
+        long now = Stopwatch.GetTimestamp();
+        while (!_stopRequested)
+        {
+            EventLoopTimer? timer;
+            lock (Gate)
+            {
+                timer = Timers.Peek();
+                if (timer is null || timer.Due > now)
+                {
+                    return;
+                }
+
+                timer.TakeTickLocked(now); // a periodic timer is due again after now: it ticks at most once per pass
+            }
+
+            timer.Fire();
+        }
+    }
+
+    private void RunPostedWork()
+    {
+        for (int n = 0; n < Budget && !_stopRequested; n++)
+        {
+            if (!_posted.TryDequeue(out PostedWork work))
+            {
+                return;
+            }
+
+            work.Callback(work.State);
+        }
+
+        _moreWork |= !_posted.IsEmpty;
+    }
+
+    private void DrainQueues()
+    {
+        if (Volatile.Read(ref _queuesVersion) != _builtQueuesVersion)
+        {
+            lock (Gate)
+            {
+                if (_drained.Length < _queues.Count)
+                {
+                    _drained = new IEventLoopQueue[_queues.Count * 2];
+                }
+
+                _queues.CopyTo(_drained);
+                Array.Clear(_drained, _queues.Count, _drained.Length - _queues.Count);
+                _drainedCount = _queues.Count;
+                _builtQueuesVersion = _queuesVersion;
+            }
+        }
+
+        for (int i = 0; i < _drainedCount && !_stopRequested; i++)
+        {
+            _moreWork |= _drained[i].Drain(Budget);
+        }
+    }
+
+    private int MillisecondsToNextTimer()
+    {
+        long due;
+        lock (Gate)
+        {
+            EventLoopTimer? next = Timers.Peek();
+            if (next is null)
+            {
+                return -1;
+            }
+
+            due = next.Due;
+        }
+
+        long remaining = due - Stopwatch.GetTimestamp();
+        if (remaining <= 0)
+        {
+            return 0;
+        }
+
+        // Rounded up: the wait ends at or after the due time, never before it.
+        double milliseconds = Math.Ceiling(remaining * 1000.0 / Stopwatch.Frequency);
+        return milliseconds >= int.MaxValue ? int.MaxValue : (int)milliseconds;
+    }
+
+    /// <summary>Gives back the sockets other threads removed while the loop ran, and lets those threads return.</summary>
+    private void ReleaseRemovedSockets()
+    {
+        while (_releases.TryDequeue(out SocketEntry? entry))
+        {
+            entry.Release();
+            entry.Released!.Set();
+        }
+    }
+
+    /// <summary>A socket disposed while registered leaves the loop before the next poll (polling it would fail).</summary>
+    private void DropDisposedSockets()
+    {
+        for (int i = 0; i < _polledCount; i++)
+        {
+            SocketEntry entry = _polled[i];
+            if (!entry.Removed && entry.Socket.IsDisposed)
+            {
+                lock (Gate)
+                {
+                    int index = _sockets.IndexOf(entry);
+                    if (index >= 0)
+                    {
+                        RemoveEntryLocked(index);
+                        entry.Release();
+                    }
+                }
+            }
+        }
+    }
+
+    private void RebuildIfChanged()
+    {
+        if (Volatile.Read(ref _socketsVersion) == _builtSocketsVersion && _items.Length != 0)
+        {
+            return;
+        }
+
+        lock (Gate)
+        {
+            int count = _sockets.Count;
+            if (_polled.Length < count)
+            {
+                _polled = new SocketEntry[count * 2];
+            }
+
+            if (_items.Length < (count + 1) * s_itemSize)
+            {
+                _items = GC.AllocateArray<byte>((_polled.Length + 1) * s_itemSize, pinned: true);
+            }
+
+            _sockets.CopyTo(_polled);
+            Array.Clear(_polled, count, _polled.Length - count);
+            _polledCount = count;
+            WriteItem(0, 0, _waker.Descriptor, PollEvents.In);
+            for (int i = 0; i < count; i++)
+            {
+                SocketEntry entry = _polled[i];
+                WriteItem(i + 1, entry.Native, -1, entry.Events);
+            }
+
+            _builtSocketsVersion = _socketsVersion;
+        }
+    }
+
+    private void WriteItem(int index, nint socket, nint fd, PollEvents events)
+    {
+        fixed (byte* items = _items)
+        {
+            byte* item = items + (index * s_itemSize);
+            if (OperatingSystem.IsWindows())
+            {
+                *(ZmqPollItemWindows*)item = new ZmqPollItemWindows { Socket = socket, Fd = fd, Events = (short)events };
+            }
+            else
+            {
+                *(ZmqPollItemUnix*)item = new ZmqPollItemUnix { Socket = socket, Fd = (int)fd, Events = (short)events };
+            }
+        }
+    }
+
+    private short ReturnedEvents(int index)
+    {
+        fixed (byte* items = _items)
+        {
+            byte* item = items + (index * s_itemSize);
+            return OperatingSystem.IsWindows() ? ((ZmqPollItemWindows*)item)->ReturnedEvents : ((ZmqPollItemUnix*)item)->ReturnedEvents;
+        }
+    }
+
+    private int IndexOf(Socket socket)
+    {
+        for (int i = 0; i < _sockets.Count; i++)
+        {
+            if (ReferenceEquals(_sockets[i].Socket, socket))
+            {
+                return i;
+            }
+        }
+
+        return -1;
+    }
+
+    private void RemoveEntryLocked(int index)
+    {
+        _sockets[index].Removed = true;
+        _sockets.RemoveAt(index);
+        _socketsVersion++;
+    }
+
+    private void ReleaseAllLocked()
+    {
+        foreach (SocketEntry entry in _sockets)
+        {
+            entry.Removed = true;
+            entry.Release();
+        }
+
+        _sockets.Clear();
+        _socketsVersion++;
+        ReleaseRemovedSockets();
+        while (Timers.Peek() is { } timer)
+        {
+            timer.DisposeLocked();
+        }
+
+        foreach (IEventLoopQueue queue in _queues)
+        {
+            queue.Close();
+        }
+
+        _queues.Clear();
+        _queuesVersion++;
+        _posted.Clear();
+        Array.Clear(_polled);
+        Array.Clear(_drained);
+        _polledCount = _drainedCount = 0;
+        _waker.Dispose();
+    }
+
+    private void ThrowIfDisposed()
+    {
+        if (IsClosed)
+        {
+            ThrowHelper.ThrowObjectDisposed(this);
+        }
+    }
+
+    private readonly record struct PostedWork(SendOrPostCallback Callback, object? State);
+
+    /// <summary>A registered socket: its handlers and the hold the loop has on it.</summary>
+    private sealed class SocketEntry(Socket socket, nint native, Action<Socket>? receiveReady, Action<Socket>? sendReady)
+    {
+        private bool _released;
+
+        internal Socket Socket { get; } = socket;
+
+        internal nint Native { get; } = native;
+
+        internal volatile Action<Socket>? ReceiveReady = receiveReady;
+
+        internal volatile Action<Socket>? SendReady = sendReady;
+
+        /// <summary>Set (under the loop's lock) when the socket leaves the loop; its handlers are not called after.</summary>
+        internal volatile bool Removed;
+
+        /// <summary>Set by a thread that removed the socket while the loop ran, which waits until the loop released it.</summary>
+        internal ManualResetEventSlim? Released;
+
+        internal PollEvents Events =>
+            (ReceiveReady is null ? PollEvents.None : PollEvents.In) | (SendReady is null ? PollEvents.None : PollEvents.Out);
+
+        /// <summary>Whether its handlers may run: still registered and not disposed.</summary>
+        internal bool IsLive => !Removed && !Socket.IsDisposed;
+
+        /// <summary>Gives back the hold taken when the socket was added, once.</summary>
+        internal void Release()
+        {
+            if (!_released)
+            {
+                _released = true;
+                Socket.ReleaseHold();
+            }
+        }
+    }
+}
