@@ -259,3 +259,50 @@ internal sealed unsafe class FinalizableFrame : IDisposable
         }
     }
 }
+
+/// <summary>
+/// The safety net's own cost, without the socket calls whose noise hides it on a shared machine: creating and
+/// closing an object that holds a <c>zmq_msg_t</c> inline, without and with a finalizer, and a <see cref="Message"/>.
+/// <code>dotnet benchmarks/Net.Zmq.Benchmarks/bin/Release/net10.0/Net.Zmq.Benchmarks.dll --filter *MessageCreation* --inProcess</code>
+/// </summary>
+[MemoryDiagnoser]
+public class MessageCreationBenchmarks
+{
+    private const int Count = 1000;
+
+    [Benchmark(Baseline = true, OperationsPerInvoke = Count, Description = "frame without finalizer: new + Dispose")]
+    public void PlainFrame()
+    {
+        for (int i = 0; i < Count; i++)
+        {
+            new PlainFrame().Dispose();
+        }
+    }
+
+    [Benchmark(OperationsPerInvoke = Count, Description = "frame with finalizer: new + Dispose")]
+    public void FinalizableFrame()
+    {
+        for (int i = 0; i < Count; i++)
+        {
+            new FinalizableFrame().Dispose();
+        }
+    }
+
+    [Benchmark(OperationsPerInvoke = Count, Description = "frame with finalizer: new, dropped")]
+    public void FinalizableFrameDropped()
+    {
+        for (int i = 0; i < Count; i++)
+        {
+            _ = new FinalizableFrame();
+        }
+    }
+
+    [Benchmark(OperationsPerInvoke = Count, Description = "Message (with its finalizer): new + Dispose")]
+    public void Message()
+    {
+        for (int i = 0; i < Count; i++)
+        {
+            new Message().Dispose();
+        }
+    }
+}
