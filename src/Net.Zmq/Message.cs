@@ -16,16 +16,26 @@ namespace Net.Zmq;
 /// into this object, so it stays valid when the GC moves the object. A span is valid until the next receive,
 /// send, <see cref="Copy"/>, <see cref="Move"/> or <see cref="Dispose"/> on this message.
 /// <para>
-/// Always dispose a message (<c>using</c>). It has no finalizer, on purpose: a finalizable object takes the
-/// runtime's slow allocation path, which would add tens of nanoseconds to every message. A message that is never
-/// disposed leaks the native bytes of a frame over 33 bytes, and a zero-copy message that is neither sent nor
-/// disposed never calls its free callback.
+/// Dispose a message (<c>using</c>) when done with it. A message nobody disposed is released by its finalizer once
+/// the GC finds it unreachable (a safety net: <c>socket.Recv().ToArray()</c> in a loop no longer leaks the native
+/// bytes of every frame), but later, on the finalizer thread, and only when the GC runs — which managed allocations
+/// alone decide, not native memory. Keep the message referenced while you read a span from <see cref="Data"/>:
+/// <c>var span = socket.Recv().Data;</c> leaves nothing holding the message, and its finalizer may free the bytes
+/// under the span. The safety net costs about a hundred nanoseconds when a message is created (a finalizable object
+/// takes the runtime's slow allocation path); a reused message costs nothing per receive (docs/getting-started.md
+/// has the figures).
 /// </para>
 /// </remarks>
 public sealed unsafe class Message : IDisposable
 {
     private ZmqMsg _msg;
     private bool _disposed;
+
+    // Whether _msg was initialised, so that the finalizer of a message whose constructor threw leaves it alone.
+    private bool _initialised;
+
+    // Set once a send took the content (libzmq leaves the message empty); cleared when the message is filled again.
+    private bool _sent;
 
     // Who may touch _msg besides the owner's thread: an asynchronous operation's libzmq call, on the reactor thread.
     // A Dispose that meets such a call leaves the close to the call's end, so libzmq never sees a closed message.
@@ -40,6 +50,8 @@ public sealed unsafe class Message : IDisposable
         {
             _ = LibZmq.MsgInit(msg); // cannot fail
         }
+
+        _initialised = true;
     }
 
     /// <summary>Creates a message of <paramref name="size"/> uninitialised bytes to fill through <see cref="Data"/> (<c>zmq_msg_init_size</c>).</summary>
@@ -58,6 +70,8 @@ public sealed unsafe class Message : IDisposable
                 ThrowHelper.ThrowZmq(errorNumber, $"Allocating a {size}-byte message");
             }
         }
+
+        _initialised = true;
     }
 
     /// <summary>Creates a message holding a copy of <paramref name="data"/>.</summary>
@@ -98,6 +112,22 @@ public sealed unsafe class Message : IDisposable
                 _disposed = true;
                 ThrowHelper.ThrowZmq(errorNumber, "Creating a zero-copy message");
             }
+        }
+
+        _initialised = true;
+    }
+
+    /// <summary>
+    /// Releases the frame of a message nobody disposed (<c>zmq_msg_close</c>, which never blocks; a zero-copy message
+    /// calls its free callback here). A message an asynchronous operation holds is still reachable, so it never
+    /// gets here while libzmq uses it.
+    /// </summary>
+    ~Message()
+    {
+        if (_initialised && !_disposed && Volatile.Read(ref _asyncUse) == Free)
+        {
+            _disposed = true;
+            CloseNative();
         }
     }
 
@@ -337,6 +367,7 @@ public sealed unsafe class Message : IDisposable
             }
         }
 
+        MarkFilled();
         ExitAsyncCall();
         if (errorNumber != 0)
         {
@@ -371,13 +402,32 @@ public sealed unsafe class Message : IDisposable
     }
 
     /// <summary>Returns a copy of the frame's bytes.</summary>
-    public byte[] ToArray() => Data.ToArray();
+    public byte[] ToArray()
+    {
+        byte[] copy = Data.ToArray();
+        GC.KeepAlive(this); // no finalizer may free the bytes while they are copied (socket.Recv().ToArray())
+        return copy;
+    }
 
     /// <summary>Decodes the frame's bytes as UTF-8.</summary>
-    public override string ToString() => _disposed ? "(disposed message)" : Encoding.UTF8.GetString(Data);
+    public override string ToString()
+    {
+        if (_disposed)
+        {
+            return "(disposed message)";
+        }
+
+        string text = Encoding.UTF8.GetString(Data);
+        GC.KeepAlive(this);
+        return text;
+    }
 
     /// <summary>Releases the frame (<c>zmq_msg_close</c>), including after it was sent. Calling it again does nothing.</summary>
-    public void Dispose() => Close();
+    public void Dispose()
+    {
+        Close();
+        GC.SuppressFinalize(this);
+    }
 
     internal void ThrowIfDisposed()
     {
@@ -385,6 +435,34 @@ public sealed unsafe class Message : IDisposable
         {
             ThrowHelper.ThrowObjectDisposed(this);
         }
+    }
+
+    /// <summary>Whether a send took this message's content and nothing filled it since.</summary>
+    internal bool WasSent => _sent;
+
+    /// <summary>Refuses a message that was disposed, or sent and not filled again: resending it would send an empty frame.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void ThrowIfNotSendable()
+    {
+        if (_disposed | _sent)
+        {
+            ThrowNotSendable();
+        }
+    }
+
+    /// <summary>Records that libzmq took the content: sending it again is refused until it is filled again.</summary>
+    internal void MarkSent() => _sent = true;
+
+    /// <summary>Records that the message holds content again (received into, rebuilt, copied or moved into).</summary>
+    internal void MarkFilled() => _sent = false;
+
+    private void ThrowNotSendable()
+    {
+        ThrowIfDisposed();
+        ThrowHelper.ThrowInvalidOperation(
+            "This Message was sent already: libzmq took its content and left it empty, so sending it again would send an " +
+            "empty frame. Create a new Message for each send, or fill this one again first (receive into it, Rebuild it, " +
+            "or Copy another message into it).");
     }
 
     private void Transfer(Message source, bool move)
@@ -407,6 +485,8 @@ public sealed unsafe class Message : IDisposable
                 ThrowHelper.ThrowZmq(errorNumber, move ? "Moving a message" : "Copying a message");
             }
         }
+
+        _sent = source._sent;
     }
 
     /// <summary>

@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.ComponentModel;
 using System.Numerics;
 using System.Runtime.InteropServices;
 using Net.Zmq.Interop;
@@ -16,6 +17,8 @@ namespace Net.Zmq;
 /// adds synchronisation under bursts. Blocks are powers of two from 64 bytes to 4 MiB; larger messages are not
 /// pooled. At most <see cref="MaxBlocksPerSize"/> idle blocks are kept per size; the rest are freed.
 /// </remarks>
+[EditorBrowsable(EditorBrowsableState.Never)]
+[Obsolete("Kept for code written for the first Net.Zmq. Use Recv(Message, RecvFlags) with one reused Message, or ArrayPool<byte>.Shared with Recv(Span<byte>, RecvFlags), instead.")]
 public sealed unsafe class MessagePool
 {
     /// <summary>The largest idle block count kept per block size.</summary>

@@ -128,7 +128,7 @@ public sealed partial class Socket
     /// </remarks>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
-    public async IAsyncEnumerable<Message> ReceiveAllAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
+    public async IAsyncEnumerable<Message> RecvAllAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
         using var message = new Message();
         while (true)
@@ -163,7 +163,7 @@ public sealed partial class Socket
     /// </remarks>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
-    public async IAsyncEnumerable<MultipartMessage> ReceiveAllMultipartAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
+    public async IAsyncEnumerable<MultipartMessage> RecvAllMultipartAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
         using var message = new MultipartMessage();
         while (true)
@@ -195,7 +195,7 @@ public sealed partial class Socket
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
     public ValueTask SendAsync(ReadOnlyMemory<byte> data, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default) =>
-        AsyncDriver().SendAsync(data, flags, pooledArray: null, cancellationToken);
+        AsyncDriver(flags).SendAsync(data, flags, pooledArray: null, cancellationToken);
 
     /// <summary>Sends <paramref name="data"/> as one frame; see <see cref="SendAsync(ReadOnlyMemory{byte}, SendFlags, CancellationToken)"/>.</summary>
     [SupportedOSPlatform("linux")]
@@ -208,7 +208,7 @@ public sealed partial class Socket
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
     public ValueTask SendAsync(byte[] data, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default) =>
-        AsyncDriverFor(data).SendAsync(data, flags, pooledArray: null, cancellationToken);
+        AsyncDriverFor(data, flags).SendAsync(data, flags, pooledArray: null, cancellationToken);
 
     /// <summary>Sends <paramref name="data"/> as one frame; see <see cref="SendAsync(ReadOnlyMemory{byte}, SendFlags, CancellationToken)"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="data"/> is null.</exception>
@@ -222,7 +222,7 @@ public sealed partial class Socket
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
     public ValueTask SendAsync(string text, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default) =>
-        AsyncDriverFor(text).SendAsync(text, flags, cancellationToken);
+        AsyncDriverFor(text, flags).SendAsync(text, flags, cancellationToken);
 
     /// <summary>Sends the UTF-8 bytes of <paramref name="text"/> as one frame; see <see cref="SendAsync(ReadOnlyMemory{byte}, SendFlags, CancellationToken)"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="text"/> is null.</exception>
@@ -238,17 +238,17 @@ public sealed partial class Socket
     /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
     /// <exception cref="ArgumentException"><paramref name="flags"/> has <see cref="SendFlags.DontWait"/>.</exception>
     /// <exception cref="ObjectDisposedException">The socket or the message was disposed.</exception>
-    /// <exception cref="InvalidOperationException">Another asynchronous send is pending on this socket.</exception>
+    /// <exception cref="InvalidOperationException">Another asynchronous send is pending on this socket, or the message was sent already and not filled again since.</exception>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
     public ValueTask SendAsync(Message message, SendFlags flags = SendFlags.None, CancellationToken cancellationToken = default) =>
-        AsyncDriverFor(message).SendAsync(message, flags, cancellationToken);
+        AsyncDriverForSending(message, flags).SendAsync(message, flags, cancellationToken);
 
     /// <summary>Sends <paramref name="message"/> as one frame without copying it; see <see cref="SendAsync(Message, SendFlags, CancellationToken)"/>.</summary>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
     public ValueTask SendAsync(Message message, CancellationToken cancellationToken) =>
-        AsyncDriverFor(message).SendAsync(message, SendFlags.None, cancellationToken);
+        AsyncDriverForSending(message, SendFlags.None).SendAsync(message, SendFlags.None, cancellationToken);
 
     /// <summary>
     /// Sends every frame of <paramref name="message"/> as one multipart message, without copying. All frames are
@@ -257,7 +257,7 @@ public sealed partial class Socket
     /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
     /// <exception cref="ArgumentException"><paramref name="message"/> has no frames.</exception>
     /// <exception cref="ObjectDisposedException">A frame, or the socket, was disposed.</exception>
-    /// <exception cref="InvalidOperationException">Another asynchronous send is pending on this socket.</exception>
+    /// <exception cref="InvalidOperationException">Another asynchronous send is pending on this socket, or the multipart message was sent already and not filled again since.</exception>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
     public ValueTask SendMultipartAsync(MultipartMessage message, CancellationToken cancellationToken = default) =>
@@ -283,6 +283,28 @@ public sealed partial class Socket
         ArgumentNullException.ThrowIfNull(argument, name);
         (argument as Message)?.ThrowIfDisposed();
         return AsyncDriver();
+    }
+
+    /// <summary>Checks a message to send (not null, not disposed, not sent already) before the driver is created for it.</summary>
+    private SocketAsyncDriver AsyncDriverForSending(Message message, SendFlags flags)
+    {
+        ArgumentNullException.ThrowIfNull(message);
+        message.ThrowIfNotSendable();
+        return AsyncDriver(flags);
+    }
+
+    /// <summary>The async driver for a send with <paramref name="flags"/>, refused first when this socket takes single-part messages only.</summary>
+    private SocketAsyncDriver AsyncDriver(SendFlags flags)
+    {
+        ThrowIfRefused(flags);
+        return AsyncDriver();
+    }
+
+    /// <summary>Checks an argument to send with <paramref name="flags"/> before the driver is created for it.</summary>
+    private SocketAsyncDriver AsyncDriverFor(object argument, SendFlags flags, [CallerArgumentExpression(nameof(argument))] string? name = null)
+    {
+        ArgumentNullException.ThrowIfNull(argument, name);
+        return AsyncDriver(flags);
     }
 
     /// <summary>Checks a multipart message to send (frames, single-part on draft sockets) before the driver is created for it.</summary>

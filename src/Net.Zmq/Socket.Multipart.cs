@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using Net.Zmq.Internal;
 using Net.Zmq.Interop;
 
@@ -12,8 +13,9 @@ public sealed partial class Socket
     /// </summary>
     /// <returns>True when sent; false only under <see cref="SendFlags.DontWait"/> when nothing could be queued (nothing was sent).</returns>
     /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
-    /// <exception cref="ArgumentException"><paramref name="message"/> has no frames, or more than one on a draft socket (single-part only).</exception>
+    /// <exception cref="ArgumentException"><paramref name="message"/> has no frames, or more than one on a draft socket or a socket with <see cref="SocketOption.Conflate"/> set (single-part only).</exception>
     /// <exception cref="ObjectDisposedException">A frame was disposed.</exception>
+    /// <exception cref="InvalidOperationException">A frame was sent already (the multipart message was sent before) and not filled again since: it is empty.</exception>
     public bool SendMultipart(MultipartMessage message, SendFlags flags = SendFlags.None)
     {
         ValidateMultipart(message);
@@ -40,7 +42,7 @@ public sealed partial class Socket
     /// </summary>
     /// <returns>True when sent; false only under <see cref="SendFlags.DontWait"/> when nothing could be queued.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="frames"/> or one of its elements is null.</exception>
-    /// <exception cref="ArgumentException"><paramref name="frames"/> is empty, or has more than one frame on a draft socket (single-part only).</exception>
+    /// <exception cref="ArgumentException"><paramref name="frames"/> is empty, or has more than one frame on a draft socket or a socket with <see cref="SocketOption.Conflate"/> set (single-part only).</exception>
     public bool SendMultipart(IReadOnlyList<byte[]> frames, SendFlags flags = SendFlags.None)
     {
         ArgumentNullException.ThrowIfNull(frames);
@@ -110,7 +112,7 @@ public sealed partial class Socket
     }
 
     /// <summary>Receives a whole multipart message without blocking; false (and null) when none is waiting.</summary>
-    public bool TryRecvMultipart(out MultipartMessage? message)
+    public bool TryRecvMultipart([NotNullWhen(true)] out MultipartMessage? message)
     {
         // Ask first, so that finding nothing allocates nothing.
         if ((Events & PollEvents.In) == 0)
@@ -136,7 +138,16 @@ public sealed partial class Socket
 
         for (int i = 0; i < message.Count; i++)
         {
-            message[i].ThrowIfDisposed(); // by index: MultipartMessage's enumerator would allocate on every send
+            // By index: MultipartMessage's enumerator would allocate on every send.
+            Message frame = message[i];
+            frame.ThrowIfDisposed();
+            if (frame.WasSent)
+            {
+                ThrowHelper.ThrowInvalidOperation(
+                    "This MultipartMessage was sent already: libzmq took the content of its frames and left them empty, so " +
+                    "sending it again would send empty frames. Create a new MultipartMessage for each send, or fill it again " +
+                    "first (receive into it, or Rebuild or Copy into its frames).");
+            }
         }
     }
 
@@ -144,9 +155,7 @@ public sealed partial class Socket
     {
         if (frames > 1 && _refusedSendFlags != 0)
         {
-            ThrowHelper.ThrowArgument(
-                $"A {Type} socket sends single-part messages only; this message has {frames} frames and nothing was queued. " +
-                "Put the whole payload in one frame.", paramName);
+            ThrowHelper.ThrowArgument(ThrowHelper.SinglePartReason(this, $"this message has {frames} frames"), paramName);
         }
     }
 

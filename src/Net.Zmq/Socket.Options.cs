@@ -78,6 +78,11 @@ public sealed partial class Socket
         {
             SocketOptionCodec.ThrowFailed(option, LibZmq.Errno(), $"Setting {option} on a {Type} socket");
         }
+
+        if (option == SocketOption.Conflate)
+        {
+            ConflateChanged(*(int*)value != 0); // a boolean option: always an int
+        }
     }
 
     internal unsafe int GetNative(SocketOption option, void* value, int capacity)

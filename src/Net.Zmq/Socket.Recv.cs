@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using System.Text;
 using Net.Zmq.Internal;
 using Net.Zmq.Interop;
@@ -60,53 +61,23 @@ public sealed partial class Socket
         message.ThrowIfDisposed();
         fixed (ZmqMsg* msg = &message.Native)
         {
-            return ReceiveInto(msg, flags);
+            if (!ReceiveInto(msg, flags))
+            {
+                return false;
+            }
         }
+
+        message.MarkFilled();
+        return true;
     }
 
-    /// <summary>
-    /// Receives one frame into <paramref name="message"/>, as <see cref="Recv(Message, RecvFlags)"/> does. The
-    /// <paramref name="expectedSize"/> of code written for the first Net.Zmq (which sized a pooled receive buffer with it)
-    /// is checked but not needed: libzmq provides the frame's memory, so frames of any size arrive whole, uncopied.
-    /// </summary>
-    /// <returns>True when a frame was received; false only under <see cref="RecvFlags.DontWait"/> when none is waiting.</returns>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expectedSize"/> is negative.</exception>
-    public bool Recv(Message message, int expectedSize, RecvFlags flags = RecvFlags.None)
-    {
-        ArgumentOutOfRangeException.ThrowIfNegative(expectedSize);
-        return Recv(message, flags);
-    }
-
-    /// <summary>
-    /// Receives one frame, blocking until it arrives, and returns a copy of it in a message rented from
-    /// <see cref="MessagePool.Shared"/>; disposing the message returns its block to the pool.
-    /// </summary>
+    /// <summary>Receives one frame into a new <see cref="Message"/>, blocking until it arrives. The caller owns the message: dispose it.</summary>
     /// <remarks>
-    /// <b>Warning:</b> a span from <see cref="Message.Data"/> must not be read after the message is disposed: the block
-    /// goes back to the pool and the next rental overwrites it. Copy with <see cref="Message.ToArray"/> to keep the bytes.
-    /// </remarks>
-    public unsafe Message ReceiveWithPool()
-    {
-        ZmqMsg msg;
-        _ = LibZmq.MsgInit(&msg); // cannot fail
-        try
-        {
-            ReceiveInto(&msg, RecvFlags.None);
-            int size = (int)LibZmq.MsgSize(&msg);
-            Message pooled = MessagePool.Shared.Rent(size);
-            new ReadOnlySpan<byte>(LibZmq.MsgData(&msg), size).CopyTo(pooled.Data);
-            return pooled;
-        }
-        finally
-        {
-            _ = LibZmq.MsgClose(&msg); // cannot fail on a message zmq_msg_init set up
-        }
-    }
-
-    /// <summary>Receives one frame into a new <see cref="Message"/>, blocking until it arrives. The caller disposes the message.</summary>
-    /// <remarks>
-    /// <b>Warning:</b> a span from <see cref="Message.Data"/> is valid only until the message is disposed (or received
-    /// into, sent, moved); reading it later is undefined behaviour. Copy with <see cref="Message.ToArray"/> to keep the bytes.
+    /// A message left undisposed is released by its finalizer, later (a safety net, not a way to manage memory); in a
+    /// receive loop, receive into one reused message with <see cref="Recv(Message, RecvFlags)"/>, or use
+    /// <see cref="RecvBytes"/> for a copy you keep. <b>Warning:</b> a span from <see cref="Message.Data"/> is valid only
+    /// while the message is referenced and until it is disposed (or received into, sent, moved); reading it later is
+    /// undefined behaviour. Copy with <see cref="Message.ToArray"/> to keep the bytes.
     /// </remarks>
     public Message Recv()
     {
@@ -166,9 +137,9 @@ public sealed partial class Socket
     public bool TryRecv(Message message) => Recv(message, RecvFlags.DontWait);
 
     /// <summary>Receives one frame as UTF-8 text without blocking; false (and null) when none was waiting.</summary>
-    public bool TryRecvString(out string? text) => TryRecvString(out text, RecvFlags.DontWait);
+    public bool TryRecvString([NotNullWhen(true)] out string? text) => TryRecvString(out text, RecvFlags.DontWait);
 
-    private unsafe bool TryRecvString(out string? text, RecvFlags flags)
+    private unsafe bool TryRecvString([NotNullWhen(true)] out string? text, RecvFlags flags)
     {
         ZmqMsg msg;
         _ = LibZmq.MsgInit(&msg); // cannot fail

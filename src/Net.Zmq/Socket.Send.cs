@@ -78,12 +78,13 @@ public sealed partial class Socket
     /// <returns>True when queued; false only under <see cref="SendFlags.DontWait"/> when it cannot be queued now (the message keeps its content).</returns>
     /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
     /// <exception cref="ObjectDisposedException">The socket or the message was disposed.</exception>
+    /// <exception cref="InvalidOperationException">The message was sent already and not filled again since (received into, rebuilt, copied into): it is empty.</exception>
     /// <exception cref="ArgumentException"><see cref="SendFlags.SendMore"/> on a draft socket, which takes single-part messages only.</exception>
     /// <exception cref="ZmqException">EHOSTUNREACH: a <see cref="SocketType.Server"/> or <see cref="SocketType.Peer"/> has no peer with the message's <see cref="Message.RoutingId"/>; and as for the other overloads.</exception>
     public unsafe bool Send(Message message, SendFlags flags = SendFlags.None)
     {
         ArgumentNullException.ThrowIfNull(message);
-        message.ThrowIfDisposed();
+        message.ThrowIfNotSendable();
         ThrowIfRefused(flags);
         using SocketCall call = BeginCall();
         fixed (ZmqMsg* msg = &message.Native)
@@ -97,6 +98,7 @@ public sealed partial class Socket
             }
         }
 
+        message.MarkSent();
         return true;
     }
 

@@ -74,7 +74,7 @@ public sealed partial class Socket
                 throw new ArgumentNullException(nameof(frames), $"Frame {i} is null.");
             }
 
-            frame.ThrowIfDisposed();
+            frame.ThrowIfNotSendable();
         }
 
         // Only the first frame may report EAGAIN; once it is queued libzmq accepts the rest of the message.
@@ -106,6 +106,7 @@ public sealed partial class Socket
             }
         }
 
+        frame.MarkSent();
         return true;
     }
 }

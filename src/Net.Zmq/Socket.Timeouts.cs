@@ -233,7 +233,7 @@ public sealed partial class Socket
     public unsafe bool TrySend(Message message, TimeSpan timeout, SendFlags flags = SendFlags.None)
     {
         ArgumentNullException.ThrowIfNull(message);
-        message.ThrowIfDisposed();
+        message.ThrowIfNotSendable();
         ThrowIfRefused(flags);
         long deadline = Deadline(timeout);
         int dontWait = (int)(flags | SendFlags.DontWait);
@@ -249,6 +249,7 @@ public sealed partial class Socket
             }
         }
 
+        message.MarkSent();
         return true;
     }
 

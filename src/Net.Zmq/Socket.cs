@@ -45,9 +45,13 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     // gate, so while any holds it no async driver is created, and a socket with one is never held (HoldForPolling).
     private int _holders;
 
-    // SendFlags.SendMore on the draft sockets, which take single-part messages only; 0 on the others. One field read
-    // and one test on the send path refuse a multipart send before libzmq queues anything.
-    private readonly int _refusedSendFlags;
+    // SendFlags.SendMore on the draft sockets, which take single-part messages only, and on a socket with Conflate set
+    // (a conflating queue keeps one frame, not one message: libzmq aborts the process when a conflating peer receives
+    // a multipart message); 0 on the others. One field read and one test on the send path refuse a multipart send
+    // before libzmq queues anything.
+    private int _refusedSendFlags;
+
+    private readonly bool _isDraft;
 
     /// <summary>Creates a socket of <paramref name="type"/> in <paramref name="context"/>, with the context's <see cref="Context.DefaultLinger"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="context"/> is null.</exception>
@@ -95,6 +99,7 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
         _native = handle.DangerousGetHandle();
         Context = context;
         Type = type;
+        _isDraft = isDraft;
         _refusedSendFlags = isDraft ? (int)SendFlags.SendMore : 0;
         if (context.DefaultLingerMilliseconds >= 0)
         {
@@ -120,7 +125,19 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     public bool IsDisposed => _disposed;
 
     /// <summary>Whether this is a draft socket: thread-safe, single-part only, without the <c>ZMQ_FD</c> async waits on.</summary>
-    internal bool IsDraft => _refusedSendFlags != 0;
+    internal bool IsDraft => _isDraft;
+
+    /// <summary>Whether <see cref="SocketOption.Conflate"/> was set on this socket, which then refuses multipart sends.</summary>
+    internal bool IsConflating => !_isDraft && _refusedSendFlags != 0;
+
+    /// <summary>Tracks <see cref="SocketOption.Conflate"/> after libzmq accepted it: set, the socket refuses <see cref="SendFlags.SendMore"/>.</summary>
+    internal void ConflateChanged(bool conflate)
+    {
+        if (!_isDraft)
+        {
+            _refusedSendFlags = conflate ? (int)SendFlags.SendMore : 0;
+        }
+    }
 
     /// <summary>The last endpoint bound or connected, with the real port after binding <c>tcp://host:*</c>.</summary>
     public string LastEndpoint => GetOption<string>(SocketOption.LastEndpoint);

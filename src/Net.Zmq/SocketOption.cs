@@ -107,6 +107,21 @@ public enum SocketOption
     /// <summary>REQ: allow a new request before the reply arrived (bool, write-only). ZMQ_REQ_RELAXED.</summary>
     RequestRelaxed = 53,
     /// <summary>Keep only the last message in the queues (bool). ZMQ_CONFLATE.</summary>
+    /// <remarks>
+    /// <para>
+    /// <b>Single-part messages only.</b> A conflating queue holds one frame, not one message: libzmq aborts the whole
+    /// process (<c>Assertion failed: !_more (src/fq.cpp)</c>, exit code 134, no exception to catch) when a socket with
+    /// Conflate receives a multipart message. Make sure every peer of a receiving Conflate socket sends single-part
+    /// messages. A socket with Conflate set refuses <see cref="SendFlags.SendMore"/> and multipart sends itself, with an
+    /// <see cref="ArgumentException"/>, before anything is queued.
+    /// </para>
+    /// <para>
+    /// <b>The last message per socket, not per topic.</b> A SUB with Conflate keeps the newest message of all its
+    /// subscriptions together (each connection keeps one: a SUB connected to one publisher keeps one message in all):
+    /// with topics A and B, a fast B replaces the A you had not read yet. Use one conflating SUB per topic to keep the
+    /// latest of each. Set it before connecting or binding: it applies to connections made afterwards.
+    /// </para>
+    /// </remarks>
     Conflate = 54,
     /// <summary>The ZAP domain used for authentication (string). ZMQ_ZAP_DOMAIN.</summary>
     ZapDomain = 55,

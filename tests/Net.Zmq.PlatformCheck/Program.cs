@@ -217,7 +217,7 @@ static async Task AsyncDealerRouter()
     using var stop = new CancellationTokenSource();
     Task echo = Task.Run(async () =>
     {
-        await foreach (MultipartMessage request in router.ReceiveAllMultipartAsync(stop.Token))
+        await foreach (MultipartMessage request in router.RecvAllMultipartAsync(stop.Token))
         {
             await router.SendMultipartAsync(request, stop.Token);
         }

@@ -7,7 +7,7 @@ namespace Net.Zmq.Benchmarks;
 /// Async against blocking throughput, PUSH to PULL over tcp://127.0.0.1 (default HWM, so a sender that gets ahead
 /// waits): a run sends one-frame messages from one side and receives them on the other, either with a sender thread
 /// calling <c>Send(span)</c> and a receiving thread calling <c>Recv(span)</c>, or with a loop of
-/// <c>await SendAsync(ReadOnlyMemory&lt;byte&gt;)</c> and an <c>await foreach</c> over <c>ReceiveAllAsync()</c>.
+/// <c>await SendAsync(ReadOnlyMemory&lt;byte&gt;)</c> and an <c>await foreach</c> over <c>RecvAllAsync()</c>.
 /// Each way has its own socket pair, so the blocking sockets never take the async path's locks. The async methods
 /// use the pooling builder, so the harness allocates nothing per run and the allocation column is the library's;
 /// the blocking loops are compiled fully optimised at once.
@@ -100,7 +100,7 @@ internal sealed class PushPullThroughput : IDisposable
     {
         int received = 0;
         long bytes = 0;
-        await foreach (Message message in _asyncPull.ReceiveAllAsync().ConfigureAwait(false))
+        await foreach (Message message in _asyncPull.RecvAllAsync().ConfigureAwait(false))
         {
             bytes += message.Size;
             if (++received == messages)

@@ -110,7 +110,7 @@ internal sealed partial class MarkdownReport
         Line();
         Line("PUSH to PULL over tcp://127.0.0.1, default HWM (1,000), one socket pair for each way. Blocking: a sender thread calling `Send(span)`, the " +
              "receiving thread calling `Recv(span)`. Async: `await SendAsync(ReadOnlyMemory<byte>)` in a loop and `await foreach` over " +
-             "`ReceiveAllAsync()`, one enumeration per run. Runs alternate as in the interleaved table; ratio = async messages/s ÷ blocking messages/s " +
+             "`RecvAllAsync()`, one enumeration per run. Runs alternate as in the interleaved table; ratio = async messages/s ÷ blocking messages/s " +
              "of the same pair. Allocated: managed bytes of all threads during a run, and the median run's bytes per message.");
         Line();
         Line("| Size | Messages/run | Pairs | Blocking msg/s (median) | Async msg/s (median) | Async/blocking (median) | min–max | Blocking allocated/run | Async allocated/run | Async allocated/message |");

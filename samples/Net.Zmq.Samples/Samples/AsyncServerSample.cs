@@ -61,7 +61,7 @@ internal sealed class AsyncServerSample : ISample
     private static async Task<int> ServeAsync(Socket server, CancellationToken cancellationToken)
     {
         int served = 0;
-        await foreach (MultipartMessage request in server.ReceiveAllMultipartAsync(cancellationToken))
+        await foreach (MultipartMessage request in server.RecvAllMultipartAsync(cancellationToken))
         {
             // [client routing id][payload]: the reply goes back with the same routing id in front.
             using var reply = new MultipartMessage();

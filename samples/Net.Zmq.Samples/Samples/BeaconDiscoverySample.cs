@@ -80,7 +80,7 @@ internal sealed class BeaconDiscoverySample : ISample
             while (true)
             {
                 poller.Poll(-1);
-                while (poller.IsReadable(beaconIndex) && beacon.TryReceive(TimeSpan.Zero, out BeaconMessage? heard))
+                while (poller.IsReadable(beaconIndex) && beacon.TryRecv(TimeSpan.Zero, out BeaconMessage? heard))
                 {
                     string endpoint = $"tcp://{heard.PeerAddress}:{heard.PayloadText[Prefix.Length..]}";
                     if (!peers.ContainsKey(endpoint))

@@ -56,7 +56,7 @@ internal sealed class MonitorSample : ISample
         while (true)
         {
             TimeSpan left = Sample.Timeout - Stopwatch.GetElapsedTime(start);
-            if (left <= TimeSpan.Zero || !monitor.TryReceive(out SocketMonitorEvent e, left))
+            if (left <= TimeSpan.Zero || !monitor.TryRecv(out SocketMonitorEvent e, left))
             {
                 log.Check(false, $"the {side} should report {wanted}");
                 return;

@@ -275,8 +275,14 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
             case OperationKind.ReceiveMessage:
                 fixed (ZmqMsg* msg = &_message!.Native)
                 {
-                    return (result = LibZmq.MsgRecv(msg, socket, dontWait)) >= 0;
+                    if ((result = LibZmq.MsgRecv(msg, socket, dontWait)) < 0)
+                    {
+                        return false;
+                    }
                 }
+
+                _message!.MarkFilled();
+                return true;
 
             case OperationKind.SendBuffer:
                 fixed (byte* p = _data.Span)
@@ -287,8 +293,14 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
             case OperationKind.SendMessage:
                 fixed (ZmqMsg* msg = &_message!.Native)
                 {
-                    return (result = LibZmq.MsgSend(msg, socket, _flags | dontWait)) >= 0;
+                    if ((result = LibZmq.MsgSend(msg, socket, _flags | dontWait)) < 0)
+                    {
+                        return false;
+                    }
                 }
+
+                _message!.MarkSent();
+                return true;
 
             case OperationKind.ReceiveMultipart:
             {

@@ -27,8 +27,8 @@ namespace Net.Zmq.Discovery;
 /// </para>
 /// <para>
 /// <see cref="Publish(ReadOnlySpan{byte}, TimeSpan)"/>, <see cref="Silence"/>, <see cref="Subscribe(ReadOnlySpan{byte})"/>
-/// and <see cref="Unsubscribe"/> may be called from any thread. One receive (<see cref="TryReceive"/> or
-/// <see cref="ReceiveAsync"/>) at a time.
+/// and <see cref="Unsubscribe"/> may be called from any thread. One receive (<see cref="TryRecv"/> or
+/// <see cref="RecvAsync"/>) at a time.
 /// </para>
 /// <para>Dispose it: while it publishes, its timer keeps it alive and sending even when nothing references it.</para>
 /// </remarks>
@@ -38,7 +38,7 @@ namespace Net.Zmq.Discovery;
 /// beacon.Publish("tcp-port=5670", TimeSpan.FromSeconds(1));
 /// beacon.Subscribe("tcp-port=");
 /// beacon.IgnoreOwnTransmissions = true;
-/// if (beacon.TryReceive(TimeSpan.FromSeconds(5), out BeaconMessage? peer))
+/// if (beacon.TryRecv(TimeSpan.FromSeconds(5), out BeaconMessage? peer))
 /// {
 ///     Console.WriteLine($"{peer.PeerAddress} says {peer.PayloadText}");
 /// }
@@ -134,7 +134,7 @@ public sealed class Beacon : IDisposable
     /// <summary>
     /// The OS handle of the listening UDP socket, to wait on beside ZeroMQ sockets with
     /// <see cref="Poller.Add(nint, PollEvents)"/> and <see cref="PollEvents.In"/>. Readable means a datagram is
-    /// waiting; read it with <see cref="TryReceive"/> and <see cref="TimeSpan.Zero"/>, which returns false when the
+    /// waiting; read it with <see cref="TryRecv"/> and <see cref="TimeSpan.Zero"/>, which returns false when the
     /// filter or the echo rule drops it. Do not read or write the socket through the handle.
     /// </summary>
     public nint Handle => _receiver.Handle;
@@ -255,7 +255,7 @@ public sealed class Beacon : IDisposable
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="timeout"/> is negative (other than infinite) or too large.</exception>
     /// <exception cref="InvalidOperationException">Not subscribed, or another receive is in progress.</exception>
     /// <exception cref="ObjectDisposedException">The beacon was disposed (also while waiting).</exception>
-    public bool TryReceive(TimeSpan timeout, [NotNullWhen(true)] out BeaconMessage? message)
+    public bool TryRecv(TimeSpan timeout, [NotNullWhen(true)] out BeaconMessage? message)
     {
         int timeoutMs = OptionValues.ToMilliseconds(timeout, nameof(timeout));
         BeginReceive();
@@ -308,7 +308,7 @@ public sealed class Beacon : IDisposable
     /// <exception cref="InvalidOperationException">Not subscribed, or another receive is in progress.</exception>
     /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
     /// <exception cref="ObjectDisposedException">The beacon was disposed (also while waiting).</exception>
-    public async ValueTask<BeaconMessage> ReceiveAsync(CancellationToken cancellationToken = default)
+    public async ValueTask<BeaconMessage> RecvAsync(CancellationToken cancellationToken = default)
     {
         BeginReceive();
         try
@@ -377,7 +377,7 @@ public sealed class Beacon : IDisposable
         }
     }
 
-    // Socket.Poll counts microseconds in an int (about 35 minutes): a longer wait goes round TryReceive's loop again.
+    // Socket.Poll counts microseconds in an int (about 35 minutes): a longer wait goes round TryRecv's loop again.
     private static int PollMicroseconds(int waitMs) => waitMs < 0 ? -1 : (int)Math.Min(waitMs * 1000L, int.MaxValue);
 
     // Windows reports a datagram longer than the buffer (and an ICMP port-unreachable) as an error on the next receive.

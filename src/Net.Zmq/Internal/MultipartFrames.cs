@@ -20,13 +20,16 @@ internal static unsafe class MultipartFrames
         for (; nextFrame <= last; nextFrame++)
         {
             int flags = (nextFrame == 0 ? firstFlags : restFlags) | (nextFrame < last ? (int)SendFlags.SendMore : 0);
-            fixed (ZmqMsg* msg = &message[nextFrame].Native)
+            Message frame = message[nextFrame];
+            fixed (ZmqMsg* msg = &frame.Native)
             {
                 if (LibZmq.MsgSend(msg, socket, flags) < 0)
                 {
                     return false;
                 }
             }
+
+            frame.MarkSent();
         }
 
         return true;
@@ -61,6 +64,7 @@ internal static unsafe class MultipartFrames
                 }
             }
 
+            frame.MarkFilled();
             nextFrame++;
             if (!frame.More)
             {

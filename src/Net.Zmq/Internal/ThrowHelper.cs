@@ -71,9 +71,16 @@ internal static class ThrowHelper
 
     [DoesNotReturn]
     internal static void ThrowSinglePart(Socket socket, string paramName) =>
-        throw new ArgumentException(
-            $"A {socket.Type} socket sends single-part messages only: SendFlags.SendMore and multipart sends are refused, " +
-            "and nothing was queued. Put the whole payload in one frame.", paramName);
+        throw new ArgumentException(SinglePartReason(socket, "SendFlags.SendMore and multipart sends are refused"), paramName);
+
+    /// <summary>Why <paramref name="socket"/> takes single-part messages only: a draft type, or Conflate set on it.</summary>
+    internal static string SinglePartReason(Socket socket, string refused) => socket.IsConflating
+        ? $"This {socket.Type} socket has SocketOption.Conflate set, so it sends single-part messages only: {refused}, and " +
+          "nothing was queued. A conflating queue keeps one frame, not one message, and libzmq aborts the whole process " +
+          "(an assertion in fq.cpp) when a socket with Conflate receives a multipart message. Put the whole payload in one " +
+          "frame, or do not set Conflate."
+        : $"A {socket.Type} socket sends single-part messages only: {refused}, and nothing was queued. Put the whole " +
+          "payload in one frame.";
 
     internal static unsafe string Describe(int errorNumber)
     {

@@ -7,10 +7,10 @@ namespace Net.Zmq.Monitoring;
 
 /// <summary>
 /// Watches a socket's connection events (<c>zmq_socket_monitor</c>) and delivers them typed. The monitor owns a
-/// PAIR socket connected to the monitored socket's event stream; read events with <see cref="Receive(TimeSpan)"/>,
-/// <see cref="TryReceive(out SocketMonitorEvent, TimeSpan)"/> or <see cref="WaitFor(SocketEvents, TimeSpan)"/> from one thread.
+/// PAIR socket connected to the monitored socket's event stream; read events with <see cref="Recv(TimeSpan)"/>,
+/// <see cref="TryRecv(out SocketMonitorEvent, TimeSpan)"/> or <see cref="WaitFor(SocketEvents, TimeSpan)"/> from one thread.
 /// </summary>
-public sealed class SocketMonitor : IDisposable
+public sealed partial class SocketMonitor : IDisposable
 {
     private static long s_counter;
     private readonly Socket _monitored;
@@ -46,14 +46,14 @@ public sealed class SocketMonitor : IDisposable
 
     /// <summary>Waits up to <paramref name="timeout"/> for the next event.</summary>
     /// <exception cref="TimeoutException">No event arrived in time.</exception>
-    public SocketMonitorEvent Receive(TimeSpan timeout) =>
-        TryReceive(out SocketMonitorEvent monitorEvent, timeout)
+    public SocketMonitorEvent Recv(TimeSpan timeout) =>
+        TryRecv(out SocketMonitorEvent monitorEvent, timeout)
             ? monitorEvent
             : throw new TimeoutException($"No socket event arrived within {timeout}.");
 
     /// <summary>Waits up to <paramref name="timeout"/> for the next event; false when none arrived.</summary>
     /// <exception cref="ObjectDisposedException">The monitor was disposed.</exception>
-    public bool TryReceive(out SocketMonitorEvent monitorEvent, TimeSpan timeout)
+    public bool TryRecv(out SocketMonitorEvent monitorEvent, TimeSpan timeout)
     {
         ObjectDisposedException.ThrowIf(_disposed, this);
         _events.SetOption(SocketOption.ReceiveTimeout, timeout);
@@ -82,7 +82,7 @@ public sealed class SocketMonitor : IDisposable
         while (true)
         {
             TimeSpan left = timeout - Stopwatch.GetElapsedTime(start);
-            if (left <= TimeSpan.Zero || !TryReceive(out SocketMonitorEvent monitorEvent, left))
+            if (left <= TimeSpan.Zero || !TryRecv(out SocketMonitorEvent monitorEvent, left))
             {
                 throw new TimeoutException($"No {wanted} event arrived within {timeout}.");
             }

@@ -29,8 +29,8 @@ public sealed partial class BeaconAcrossHostsTests
         here.Publish("host here", TimeSpan.FromMilliseconds(50));
         there.Publish("host there", TimeSpan.FromMilliseconds(50));
 
-        Assert.True(here.TryReceive(Timeouts.Wait, out BeaconMessage? fromThere), "nothing came from the other host");
-        Assert.True(there.TryReceive(Timeouts.Wait, out BeaconMessage? fromHere), "nothing reached the other host");
+        Assert.True(here.TryRecv(Timeouts.Wait, out BeaconMessage? fromThere), "nothing came from the other host");
+        Assert.True(there.TryRecv(Timeouts.Wait, out BeaconMessage? fromHere), "nothing reached the other host");
         Assert.Equal("host there", fromThere.PayloadText);
         Assert.Equal(IPAddress.Parse(link.PeerAddress), fromThere.PeerAddress);
         Assert.Equal("host here", fromHere.PayloadText);

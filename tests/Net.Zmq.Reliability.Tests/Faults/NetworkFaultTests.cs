@@ -35,7 +35,7 @@ public class NetworkFaultTests(ITestOutputHelper output)
         Assert.True(stream.WaitForMore(5_000, s_long), "the stream did not start");
 
         // Only events after the link goes down count from here on.
-        while (monitor.TryReceive(out _, TimeSpan.Zero))
+        while (monitor.TryRecv(out _, TimeSpan.Zero))
         {
         }
 

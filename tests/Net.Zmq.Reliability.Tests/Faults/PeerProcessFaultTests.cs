@@ -57,7 +57,7 @@ public class PeerProcessFaultTests(ITestOutputHelper output)
         Pump(() =>
         {
             Assert.True(killed.Elapsed < s_long, "no Disconnected event after the SIGKILL");
-            while (!disconnected && monitor.TryReceive(out SocketMonitorEvent monitorEvent, TimeSpan.Zero))
+            while (!disconnected && monitor.TryRecv(out SocketMonitorEvent monitorEvent, TimeSpan.Zero))
             {
                 disconnected = monitorEvent.Event == SocketEvents.Disconnected;
             }
@@ -112,7 +112,7 @@ public class PeerProcessFaultTests(ITestOutputHelper output)
         Assert.Equal("hello", Frames.RecvStrings(router)[^1]);
 
         // Let a few heartbeats pass while the peer is alive: none may end the connection.
-        Assert.False(monitor.TryReceive(out _, TimeSpan.FromMilliseconds(1500)), "the live peer was disconnected");
+        Assert.False(monitor.TryRecv(out _, TimeSpan.FromMilliseconds(1500)), "the live peer was disconnected");
         peer.Stop();
         var stopped = Stopwatch.StartNew();
         monitor.WaitFor(SocketEvents.Disconnected, s_long);

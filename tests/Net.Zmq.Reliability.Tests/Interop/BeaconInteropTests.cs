@@ -32,7 +32,7 @@ public sealed class BeaconInteropTests
         theirs.Subscribe("net.zmq");
         theirs.Publish("netmq here", TimeSpan.FromMilliseconds(50), Encoding.UTF8);
 
-        Assert.True(ours.TryReceive(Timeouts.Wait, out Net.Zmq.Discovery.BeaconMessage? fromNetMq), "nothing came from NetMQ's beacon");
+        Assert.True(ours.TryRecv(Timeouts.Wait, out Net.Zmq.Discovery.BeaconMessage? fromNetMq), "nothing came from NetMQ's beacon");
         Assert.Equal("netmq here", fromNetMq.PayloadText);
         Assert.True(theirs.TryReceive(Timeouts.Wait, out NetMQ.BeaconMessage fromOurs), "NetMQ's beacon heard nothing");
         Assert.Equal("net.zmq here", fromOurs.String);

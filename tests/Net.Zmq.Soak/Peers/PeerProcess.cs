@@ -97,7 +97,7 @@ public static class PeerProcess
         var sideWork = Stopwatch.StartNew();
         while (clock.Elapsed < TimeSpan.FromSeconds(seconds))
         {
-            while (monitor.TryReceive(out SocketMonitorEvent e, TimeSpan.FromMilliseconds(10)))
+            while (monitor.TryRecv(out SocketMonitorEvent e, TimeSpan.FromMilliseconds(10)))
             {
                 switch (e.Event)
                 {

@@ -20,8 +20,8 @@ public sealed class BeaconDiscoveryTests
         a.Publish("node-a port=5670", LoopbackBeacons.Fast);
         b.Publish("node-b port=5671", LoopbackBeacons.Fast);
 
-        Assert.True(a.TryReceive(Timeouts.Wait, out BeaconMessage? atA), "a heard nothing");
-        Assert.True(b.TryReceive(Timeouts.Wait, out BeaconMessage? atB), "b heard nothing");
+        Assert.True(a.TryRecv(Timeouts.Wait, out BeaconMessage? atA), "a heard nothing");
+        Assert.True(b.TryRecv(Timeouts.Wait, out BeaconMessage? atB), "b heard nothing");
         Assert.Equal("node-b port=5671", atA.PayloadText);
         Assert.Equal("node-a port=5670", atB.PayloadText);
         Assert.True(IPAddress.IsLoopback(atA.PeerAddress), $"{atA.PeerAddress}");
@@ -47,7 +47,7 @@ public sealed class BeaconDiscoveryTests
         LoopbackBeacons.AwaitPayload(control, "keep:1");
         for (int i = 0; i < 10; i++)
         {
-            Assert.True(listener.TryReceive(Timeouts.Wait, out BeaconMessage? message), "the listener heard nothing");
+            Assert.True(listener.TryRecv(Timeouts.Wait, out BeaconMessage? message), "the listener heard nothing");
             Assert.Equal("keep:1", message.PayloadText);
         }
     }
@@ -72,7 +72,7 @@ public sealed class BeaconDiscoveryTests
         int fromOthers = 0;
         for (int i = 0; i < 20; i++)
         {
-            Assert.True(quiet.TryReceive(Timeouts.Wait, out BeaconMessage? message), "quiet heard nothing");
+            Assert.True(quiet.TryRecv(Timeouts.Wait, out BeaconMessage? message), "quiet heard nothing");
             Assert.NotEqual("from-quiet", message.PayloadText);
             fromOthers++;
         }
@@ -96,14 +96,14 @@ public sealed class BeaconDiscoveryTests
         var senders = new HashSet<IPEndPoint>();
         while (senders.Count < 2)
         {
-            Assert.True(control.TryReceive(Timeouts.Wait, out BeaconMessage? seen), "the control heard nothing");
+            Assert.True(control.TryRecv(Timeouts.Wait, out BeaconMessage? seen), "the control heard nothing");
             senders.Add(seen.Sender);
         }
 
         var heardByA = new HashSet<IPEndPoint>();
         for (int i = 0; i < 10; i++)
         {
-            Assert.True(a.TryReceive(Timeouts.Wait, out BeaconMessage? message), "a heard nothing from b");
+            Assert.True(a.TryRecv(Timeouts.Wait, out BeaconMessage? message), "a heard nothing from b");
             Assert.Equal("same", message.PayloadText);
             heardByA.Add(message.Sender);
         }
@@ -121,12 +121,12 @@ public sealed class BeaconDiscoveryTests
 
         using (var cancel = new CancellationTokenSource(TimeSpan.FromMilliseconds(100)))
         {
-            await Assert.ThrowsAnyAsync<OperationCanceledException>(async () => await a.ReceiveAsync(cancel.Token));
+            await Assert.ThrowsAnyAsync<OperationCanceledException>(async () => await a.RecvAsync(cancel.Token));
         }
 
         b.Publish("wanted: me", LoopbackBeacons.Fast);
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
-        BeaconMessage message = await a.ReceiveAsync(timeout.Token);
+        BeaconMessage message = await a.RecvAsync(timeout.Token);
 
         Assert.Equal("wanted: me", message.PayloadText);
         Assert.Equal("wanted: me"u8.ToArray(), message.Payload.ToArray());
@@ -178,7 +178,7 @@ public sealed class BeaconDiscoveryTests
         Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
         Assert.True(poller.IsReadable(beaconIndex));
         Assert.False(poller.IsReadable(idleIndex));
-        Assert.True(listener.TryReceive(TimeSpan.Zero, out BeaconMessage? message));
+        Assert.True(listener.TryRecv(TimeSpan.Zero, out BeaconMessage? message));
         Assert.Equal("wake up", message.PayloadText);
     }
 }

@@ -22,7 +22,7 @@ public sealed class BeaconPublishingTests
         publisher.Publish("tick", interval);
         for (int i = 0; i < Beacons; i++)
         {
-            Assert.True(listener.TryReceive(Timeouts.Wait, out _), $"beacon {i + 1} did not come");
+            Assert.True(listener.TryRecv(Timeouts.Wait, out _), $"beacon {i + 1} did not come");
         }
 
         TimeSpan elapsed = clock.Elapsed;
@@ -39,12 +39,12 @@ public sealed class BeaconPublishingTests
         listener.Subscribe("");
         publisher.Publish("beat", LoopbackBeacons.Fast);
         Assert.True(publisher.IsPublishing);
-        Assert.True(listener.TryReceive(Timeouts.Wait, out _), "no beacon before Silence");
+        Assert.True(listener.TryRecv(Timeouts.Wait, out _), "no beacon before Silence");
 
         publisher.Silence();
 
         Assert.False(publisher.IsPublishing);
-        while (listener.TryReceive(TimeSpan.Zero, out _))
+        while (listener.TryRecv(TimeSpan.Zero, out _))
         {
             // Beacons sent before Silence that the listener has not read yet.
         }
@@ -53,7 +53,7 @@ public sealed class BeaconPublishingTests
         int late = 0;
         var window = Stopwatch.StartNew();
         TimeSpan span = TimeSpan.FromMilliseconds(500);
-        while (window.Elapsed < span && listener.TryReceive(span - window.Elapsed, out _))
+        while (window.Elapsed < span && listener.TryRecv(span - window.Elapsed, out _))
         {
             late++;
         }
@@ -75,7 +75,7 @@ public sealed class BeaconPublishingTests
 
         publisher.Publish(payload, LoopbackBeacons.Fast);
 
-        Assert.True(listener.TryReceive(Timeouts.Wait, out BeaconMessage? message));
+        Assert.True(listener.TryRecv(Timeouts.Wait, out BeaconMessage? message));
         Assert.Equal(payload, message.Payload.ToArray());
     }
 
@@ -98,13 +98,13 @@ public sealed class BeaconPublishingTests
     public void Receiving_needs_a_subscription()
     {
         using Beacon beacon = LoopbackBeacons.First();
-        Assert.Throws<InvalidOperationException>(() => beacon.TryReceive(TimeSpan.Zero, out _));
+        Assert.Throws<InvalidOperationException>(() => beacon.TryRecv(TimeSpan.Zero, out _));
 
         beacon.Subscribe("");
-        Assert.False(beacon.TryReceive(TimeSpan.Zero, out _));
+        Assert.False(beacon.TryRecv(TimeSpan.Zero, out _));
 
         beacon.Unsubscribe();
-        Assert.Throws<InvalidOperationException>(() => beacon.TryReceive(TimeSpan.Zero, out _));
+        Assert.Throws<InvalidOperationException>(() => beacon.TryRecv(TimeSpan.Zero, out _));
     }
 
     [Fact]
@@ -112,7 +112,7 @@ public sealed class BeaconPublishingTests
     {
         Beacon beacon = LoopbackBeacons.First();
         beacon.Subscribe("");
-        Task receive = Waits.StartBlocked(() => beacon.TryReceive(Timeout.InfiniteTimeSpan, out _));
+        Task receive = Waits.StartBlocked(() => beacon.TryRecv(Timeout.InfiniteTimeSpan, out _));
 
         beacon.Dispose();
 

@@ -26,7 +26,7 @@ internal static class LoopbackBeacons
         DateTime deadline = DateTime.UtcNow + Support.Timeouts.Wait;
         while (DateTime.UtcNow < deadline)
         {
-            if (beacon.TryReceive(deadline - DateTime.UtcNow, out BeaconMessage? message) && message.PayloadText == payload)
+            if (beacon.TryRecv(deadline - DateTime.UtcNow, out BeaconMessage? message) && message.PayloadText == payload)
             {
                 return message;
             }

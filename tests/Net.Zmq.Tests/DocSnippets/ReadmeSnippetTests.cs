@@ -8,7 +8,7 @@ namespace Net.Zmq.Tests.DocSnippets;
 /// Every C# block of README.md compiles against the library as built and runs: the complete program (the quick
 /// start) prints what the README says it prints, then each fragment runs inside an async method that provides the
 /// <c>socket</c>, <c>cancellationToken</c>, <c>buffer</c> and <c>Process</c> it uses, on a DEALER socket a peer keeps
-/// feeding. A fragment that loops until cancelled (<c>ReceiveAllAsync</c>) is cancelled after half a second.
+/// feeding. A fragment that loops until cancelled (<c>RecvAllAsync</c>) is cancelled after half a second.
 /// </summary>
 public sealed partial class ReadmeSnippetTests : IDisposable
 {

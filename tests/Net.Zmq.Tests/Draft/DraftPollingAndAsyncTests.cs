@@ -58,7 +58,7 @@ public class DraftPollingAndAsyncTests
         AssertRefused(Assert.Throws<NotSupportedException>(() => { _ = client.SendAsync(new byte[] { 1 }); }));
         AssertRefused(await Assert.ThrowsAsync<NotSupportedException>(async () =>
         {
-            await foreach (Message _ in server.ReceiveAllAsync())
+            await foreach (Message _ in server.RecvAllAsync())
             {
             }
         }));

@@ -8,8 +8,7 @@ public class FinalizationTests
     [Fact]
     public async Task Undisposed_context_sockets_and_messages_finalize_without_hanging()
     {
-        // Message has no finalizer by design (see its remarks): abandoned messages are collected, their native
-        // bytes are not freed. Contexts, sockets and pollers are finalized and must not hang.
+        // Contexts, sockets, pollers and messages are finalized (a message's finalizer closes its frame) and must not hang.
         WeakReference[] abandoned = Abandon();
 
         Task collection = Waits.Run(() =>

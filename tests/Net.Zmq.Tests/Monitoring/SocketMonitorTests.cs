@@ -185,12 +185,12 @@ public sealed class SocketMonitorTests : IDisposable
     }
 
     [Fact]
-    public void TryReceive_returns_false_when_nothing_happens()
+    public void TryRecv_returns_false_when_nothing_happens()
     {
         using var socket = new Socket(_context, SocketType.Dealer);
         using var events = new SocketMonitor(socket);
 
-        Assert.False(events.TryReceive(out _, TimeSpan.FromMilliseconds(20)));
+        Assert.False(events.TryRecv(out _, TimeSpan.FromMilliseconds(20)));
     }
 
     [Fact]
@@ -222,6 +222,6 @@ public sealed class SocketMonitorTests : IDisposable
 
         events.Dispose();
         events.Dispose();
-        Assert.Throws<ObjectDisposedException>(() => events.TryReceive(out _, TimeSpan.Zero));
+        Assert.Throws<ObjectDisposedException>(() => events.TryRecv(out _, TimeSpan.Zero));
     }
 }

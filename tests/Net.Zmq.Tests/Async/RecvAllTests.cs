@@ -2,13 +2,13 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Async;
 
-/// <summary>ReceiveAllAsync and ReceiveAllMultipartAsync feed an await foreach until the socket or its context goes away.</summary>
-public sealed class ReceiveAllTests
+/// <summary>RecvAllAsync and RecvAllMultipartAsync feed an await foreach until the socket or its context goes away.</summary>
+public sealed class RecvAllTests
 {
     private const int Count = 200;
 
     [Fact]
-    public async Task ReceiveAllAsync_yields_every_frame_in_order()
+    public async Task RecvAllAsync_yields_every_frame_in_order()
     {
         using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
@@ -21,7 +21,7 @@ public sealed class ReceiveAllTests
         });
 
         int received = 0;
-        await foreach (Message frame in pair.Binder.ReceiveAllAsync(timeout.Token))
+        await foreach (Message frame in pair.Binder.RecvAllAsync(timeout.Token))
         {
             Assert.Equal($"frame {received}", frame.ToString());
             if (++received == Count)
@@ -35,7 +35,7 @@ public sealed class ReceiveAllTests
     }
 
     [Fact]
-    public async Task ReceiveAllMultipartAsync_yields_every_whole_message_in_order()
+    public async Task RecvAllMultipartAsync_yields_every_whole_message_in_order()
     {
         using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
@@ -48,7 +48,7 @@ public sealed class ReceiveAllTests
         });
 
         int received = 0;
-        await foreach (MultipartMessage message in pair.Binder.ReceiveAllMultipartAsync(timeout.Token))
+        await foreach (MultipartMessage message in pair.Binder.RecvAllMultipartAsync(timeout.Token))
         {
             Assert.Equal(new[] { "head", $"body {received}" }, message.Select(frame => frame.ToString()));
             if (++received == Count)
@@ -82,14 +82,14 @@ public sealed class ReceiveAllTests
         {
             if (multipart)
             {
-                await foreach (MultipartMessage message in pull.ReceiveAllMultipartAsync(timeout.Token))
+                await foreach (MultipartMessage message in pull.RecvAllMultipartAsync(timeout.Token))
                 {
                     Saw(message[0].ToString());
                 }
             }
             else
             {
-                await foreach (Message frame in pull.ReceiveAllAsync(timeout.Token))
+                await foreach (Message frame in pull.RecvAllAsync(timeout.Token))
                 {
                     Saw(frame.ToString());
                 }
@@ -133,7 +133,7 @@ public sealed class ReceiveAllTests
         int received = 0;
         await Assert.ThrowsAnyAsync<OperationCanceledException>(async () =>
         {
-            await foreach (Message frame in pair.Binder.ReceiveAllAsync(cancel.Token))
+            await foreach (Message frame in pair.Binder.RecvAllAsync(cancel.Token))
             {
                 received++;
                 await cancel.CancelAsync();
