@@ -69,6 +69,12 @@ public sealed class ZapAuthenticator : IDisposable
         return _policies.GetOrAdd(domain, static _ => new ZapPolicy());
     }
 
+    /// <summary>
+    /// Raised on the authenticator's thread after each request is answered (one per handshake, not per message).
+    /// Handlers must be quick and must not throw; an exception they throw is dropped.
+    /// </summary>
+    public event EventHandler<ZapDecisionEventArgs>? Decided;
+
     /// <summary>The number of requests answered so far (for diagnostics).</summary>
     public long RequestCount => Interlocked.Read(ref _requestCount);
 
@@ -115,6 +121,7 @@ public sealed class ZapAuthenticator : IDisposable
                     Answer(request, reply);
                     _handler.SendMultipart(reply);
                     Interlocked.Increment(ref _requestCount);
+                    Report(request, reply);
                 }
             }
         }
@@ -144,6 +151,27 @@ public sealed class ZapAuthenticator : IDisposable
         catch (ZmqException)
         {
             // Context terminated: the endpoint goes with it.
+        }
+    }
+
+    /// <summary>Raises <see cref="Decided"/> for an answered request; builds nothing when nobody listens.</summary>
+    private void Report(MultipartMessage request, MultipartMessage reply)
+    {
+        if (Decided is not { } handlers)
+        {
+            return;
+        }
+
+        static string Frame(MultipartMessage frames, int index) => frames.Count > index ? frames[index].ToString() : "";
+        var decision = new ZapDecisionEventArgs(
+            Frame(request, 2), Frame(request, 3), Frame(request, 5), reply[2].ToString(), reply[3].ToString(), reply[4].ToString());
+        try
+        {
+            handlers(this, decision);
+        }
+        catch (Exception)
+        {
+            // A handler's failure must not stop the authenticator, which every handshake of the context waits on.
         }
     }
 
