@@ -119,9 +119,13 @@ public sealed class ZapAuthenticator : IDisposable
                 if (poller.IsReadable(handlerIndex) && _handler.RecvMultipart(request, RecvFlags.DontWait))
                 {
                     Answer(request, reply);
+                    ZapDecisionEventArgs? decision = Decided is null ? null : Describe(request, reply); // before the send empties the reply
                     _handler.SendMultipart(reply);
                     Interlocked.Increment(ref _requestCount);
-                    Report(request, reply);
+                    if (decision is not null)
+                    {
+                        Report(decision);
+                    }
                 }
             }
         }
@@ -154,20 +158,19 @@ public sealed class ZapAuthenticator : IDisposable
         }
     }
 
-    /// <summary>Raises <see cref="Decided"/> for an answered request; builds nothing when nobody listens.</summary>
-    private void Report(MultipartMessage request, MultipartMessage reply)
+    private static ZapDecisionEventArgs Describe(MultipartMessage request, MultipartMessage reply)
     {
-        if (Decided is not { } handlers)
-        {
-            return;
-        }
-
         static string Frame(MultipartMessage frames, int index) => frames.Count > index ? frames[index].ToString() : "";
-        var decision = new ZapDecisionEventArgs(
+        return new ZapDecisionEventArgs(
             Frame(request, 2), Frame(request, 3), Frame(request, 5), reply[2].ToString(), reply[3].ToString(), reply[4].ToString());
+    }
+
+    /// <summary>Raises <see cref="Decided"/> for an answered request.</summary>
+    private void Report(ZapDecisionEventArgs decision)
+    {
         try
         {
-            handlers(this, decision);
+            Decided?.Invoke(this, decision);
         }
         catch (Exception)
         {
