@@ -3,7 +3,8 @@
 #   ./build.sh          set up (build libzmq from source for this machine, restore), build Release, run the demo and samples
 #   ./build.sh test     set up with libzmq for every bundled RID, wine64 and qemu, build, run the whole test suite
 #                       (it also runs the core tests once more against the system's libzmq, the loader's fallback)
-#   ./build.sh pack     set up with libzmq for every bundled RID, write Net.Zmq.<version>.nupkg (+ .snupkg) to artifacts/packages
+#   ./build.sh pack     set up with libzmq for every bundled RID, write Net.Zmq.<version>.nupkg and
+#                       Net.Zmq.Hosting.<version>.nupkg (+ .snupkg) to artifacts/packages
 #   ./build.sh bench    set up, build the native C baseline (gcc, on the same libzmq), run the short benchmark set (the
 #                       suite itself took 6 minutes on 2 cores) and write benchmarks/results/latest.md + latest.svg;
 #                       add --full for every size (20 minutes before the interleaved phases were added; not timed since)
@@ -130,6 +131,8 @@ case "$command" in
         dotnet run --project samples/Net.Zmq.Demo -c "$configuration" --no-build
         log "running the samples"
         dotnet run --project samples/Net.Zmq.Samples -c "$configuration" --no-build -- all
+        log "running the hosted worker sample (self-test: serves requests, then the host stops within a second)"
+        dotnet run --project samples/Net.Zmq.HostedWorker -c "$configuration" --no-build -- --self-test
         ;;
     test)
         setup "${bundled_rids[@]}"
@@ -140,8 +143,9 @@ case "$command" in
         ;;
     pack)
         setup "${bundled_rids[@]}"
-        log "packing Net.Zmq"
+        log "packing Net.Zmq and Net.Zmq.Hosting"
         dotnet pack src/Net.Zmq/Net.Zmq.csproj -c "$configuration" --no-build -nologo -o artifacts/packages
+        dotnet pack src/Net.Zmq.Hosting/Net.Zmq.Hosting.csproj -c "$configuration" --no-build -nologo -o artifacts/packages
         ls -1 artifacts/packages
         ;;
     bench)
@@ -158,11 +162,11 @@ case "$command" in
         dotnet tests/Net.Zmq.Soak/bin/"$configuration"/net10.0/Net.Zmq.Soak.dll soak
         ;;
     -h|--help|help)
-        sed -n '2,10p' "$0"
+        sed -n '2,11p' "$0"
         ;;
     *)
         echo "unknown command '$command'" >&2
-        sed -n '2,10p' "$0" >&2
+        sed -n '2,11p' "$0" >&2
         exit 2
         ;;
 esac

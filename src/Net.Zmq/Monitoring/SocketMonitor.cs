@@ -1,22 +1,31 @@
 using System.Buffers.Binary;
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
+using System.Runtime.Versioning;
 using Net.Zmq.Diagnostics;
-using Net.Zmq.Internal;
 
 namespace Net.Zmq.Monitoring;
 
 /// <summary>
 /// Watches a socket's connection events (<c>zmq_socket_monitor</c>) and delivers them typed. The monitor owns a
 /// PAIR socket connected to the monitored socket's event stream; read events with <see cref="Recv(TimeSpan)"/>,
-/// <see cref="TryRecv(out SocketMonitorEvent, TimeSpan)"/> or <see cref="WaitFor(SocketEvents, TimeSpan)"/> from one thread.
+/// <see cref="TryRecv(out SocketMonitorEvent, TimeSpan)"/> or <see cref="WaitFor(SocketEvents, TimeSpan)"/> from one thread,
+/// or without a thread with <see cref="RecvAsync(CancellationToken)"/> and <see cref="RecvAllAsync(CancellationToken)"/>.
+/// One read at a time: a read started while another is under way throws <see cref="InvalidOperationException"/>.
 /// </summary>
 public sealed partial class SocketMonitor : IDisposable
 {
+    // _state: who may touch _frames. A read holds it while it receives and parses; Dispose leaves the frames to a read
+    // under way (the async one may still be completing on a reactor thread), which releases them when it ends.
+    private const int Idle = 0;
+    private const int Reading = 1;
+    private const int Disposed = 2;
+
     private static long s_counter;
     private readonly Socket _monitored;
     private readonly Socket _events;
     private readonly MultipartMessage _frames = new();
-    private bool _disposed;
+    private int _state;
 
     /// <summary>Starts monitoring <paramref name="socket"/> for <paramref name="events"/>. Call it from the thread that uses the socket.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="socket"/> is null.</exception>
@@ -53,23 +62,101 @@ public sealed partial class SocketMonitor : IDisposable
 
     /// <summary>Waits up to <paramref name="timeout"/> for the next event; false when none arrived.</summary>
     /// <exception cref="ObjectDisposedException">The monitor was disposed.</exception>
+    /// <exception cref="InvalidOperationException">Another read is under way.</exception>
     public bool TryRecv(out SocketMonitorEvent monitorEvent, TimeSpan timeout)
     {
-        ObjectDisposedException.ThrowIf(_disposed, this);
-        _events.SetOption(SocketOption.ReceiveTimeout, timeout);
+        BeginRead();
         try
         {
-            _events.RecvMultipart(_frames);
+            _events.SetOption(SocketOption.ReceiveTimeout, timeout);
+            try
+            {
+                _events.RecvMultipart(_frames);
+            }
+            catch (ZmqException ex) when (ex.ErrorNumber == ZmqError.EAGAIN)
+            {
+                monitorEvent = default;
+                return false;
+            }
+
+            monitorEvent = ReadEvent();
+            return true;
         }
-        catch (ZmqException ex) when (ex.ErrorNumber == ZmqError.EAGAIN)
+        finally
         {
-            monitorEvent = default;
-            return false;
+            EndRead();
+        }
+    }
+
+    /// <summary>
+    /// Waits, without a thread, for the next event (the monitor's socket is read with
+    /// <see cref="Socket.RecvMultipartAsync(MultipartMessage, CancellationToken)"/>).
+    /// </summary>
+    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled; no event was consumed.</exception>
+    /// <exception cref="ObjectDisposedException">The monitor was disposed, before or during the wait.</exception>
+    /// <exception cref="ContextTerminatedException">The context was shut down.</exception>
+    /// <exception cref="InvalidOperationException">Another read is under way.</exception>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
+    public ValueTask<SocketMonitorEvent> RecvAsync(CancellationToken cancellationToken = default)
+    {
+        BeginRead();
+        ValueTask received;
+        try
+        {
+            received = _events.RecvMultipartAsync(_frames, cancellationToken);
+        }
+        catch
+        {
+            EndRead();
+            throw;
         }
 
-        monitorEvent = Parse(_frames);
-        ZmqMetrics.MonitorEventRead(monitorEvent.Event, _monitored.Type);
-        return true;
+        if (received.IsCompletedSuccessfully)
+        {
+            try
+            {
+                received.GetAwaiter().GetResult(); // releases the operation behind the ValueTask
+                return new ValueTask<SocketMonitorEvent>(ReadEvent());
+            }
+            finally
+            {
+                EndRead();
+            }
+        }
+
+        return ParseWhenReceived(received);
+    }
+
+    /// <summary>
+    /// Yields events as they arrive, without a thread, until cancelled, the monitor is disposed, its context shut
+    /// down, or the monitored socket is closed (its <see cref="SocketEvents.MonitorStopped"/>, when watched, is the
+    /// last event yielded).
+    /// </summary>
+    /// <remarks>Disposal, context shutdown and the socket's close end the loop quietly; cancellation ends it with <see cref="OperationCanceledException"/>.</remarks>
+    /// <exception cref="InvalidOperationException">Another read is under way.</exception>
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
+    public async IAsyncEnumerable<SocketMonitorEvent> RecvAllAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
+    {
+        while (true)
+        {
+            SocketMonitorEvent monitorEvent;
+            try
+            {
+                monitorEvent = await RecvAsync(cancellationToken).ConfigureAwait(false);
+            }
+            catch (Exception ex) when (ex is ObjectDisposedException or ContextTerminatedException && !cancellationToken.IsCancellationRequested)
+            {
+                yield break;
+            }
+
+            yield return monitorEvent;
+            if (monitorEvent.Event == SocketEvents.MonitorStopped)
+            {
+                yield break;
+            }
+        }
     }
 
     /// <summary>
@@ -97,12 +184,12 @@ public sealed partial class SocketMonitor : IDisposable
     /// <summary>Stops monitoring (if the socket is still open) and closes the event socket. Calling it again does nothing.</summary>
     public void Dispose()
     {
-        if (_disposed)
+        int previous = Interlocked.Exchange(ref _state, Disposed);
+        if (previous == Disposed)
         {
             return;
         }
 
-        _disposed = true;
         if (!_monitored.IsDisposed)
         {
             try
@@ -117,8 +204,61 @@ public sealed partial class SocketMonitor : IDisposable
             }
         }
 
+        // A read under way ends with ObjectDisposedException, and releases the frames itself (EndRead).
         _events.Dispose();
-        _frames.Dispose();
+        if (previous == Idle)
+        {
+            _frames.Dispose();
+        }
+    }
+
+    [SupportedOSPlatform("linux")]
+    [SupportedOSPlatform("windows")]
+    private async ValueTask<SocketMonitorEvent> ParseWhenReceived(ValueTask received)
+    {
+        try
+        {
+            await received.ConfigureAwait(false);
+            return ReadEvent();
+        }
+        catch (ObjectDisposedException) when (Volatile.Read(ref _state) == Disposed)
+        {
+            // The monitor's own socket was disposed under the wait: report the monitor, which the caller knows.
+            throw new ObjectDisposedException(nameof(SocketMonitor));
+        }
+        finally
+        {
+            EndRead();
+        }
+    }
+
+    /// <summary>Parses the frames just received into an event and counts it for the meter.</summary>
+    private SocketMonitorEvent ReadEvent()
+    {
+        SocketMonitorEvent monitorEvent = Parse(_frames);
+        ZmqMetrics.MonitorEventRead(monitorEvent.Event, _monitored.Type);
+        return monitorEvent;
+    }
+
+    private void BeginRead()
+    {
+        int previous = Interlocked.CompareExchange(ref _state, Reading, Idle);
+        if (previous == Idle)
+        {
+            return;
+        }
+
+        ObjectDisposedException.ThrowIf(previous == Disposed, this);
+        throw new InvalidOperationException("Another read of this SocketMonitor is under way; read its events from one thread, one at a time.");
+    }
+
+    private void EndRead()
+    {
+        if (Interlocked.CompareExchange(ref _state, Idle, Reading) != Reading)
+        {
+            // Disposed during the read, which left the frames to this one.
+            _frames.Dispose();
+        }
     }
 
     private static SocketMonitorEvent Parse(MultipartMessage frames)

@@ -1,0 +1,107 @@
+using System.Diagnostics;
+using System.Runtime.InteropServices;
+using Net.Zmq.Tests.Support;
+using Xunit.Abstractions;
+
+namespace Net.Zmq.Hosting.Tests;
+
+/// <summary>samples/Net.Zmq.HostedWorker as a real process: it serves a request, and Ctrl+C (SIGINT) stops it within a second.</summary>
+public sealed partial class HostedWorkerProcessTests(ITestOutputHelper output)
+{
+    private const int SigInt = 2;
+    private static readonly TimeSpan s_stopLimit = TimeSpan.FromSeconds(1);
+    private static readonly TimeSpan s_startLimit = TimeSpan.FromSeconds(30);
+
+    [LibraryImport("libc", SetLastError = true)]
+    private static partial int kill(int pid, int signal);
+
+    /// <summary>The sample's dll, in the same configuration as this test assembly.</summary>
+    private static string SampleDll
+    {
+        get
+        {
+            var testOutput = new DirectoryInfo(AppContext.BaseDirectory.TrimEnd(Path.DirectorySeparatorChar));
+            string configuration = testOutput.Parent?.Name ?? "Release";
+            return Path.Combine(RepositoryPaths.Root, "samples", "Net.Zmq.HostedWorker", "bin", configuration, "net10.0", "Net.Zmq.HostedWorker.dll");
+        }
+    }
+
+    [Fact]
+    public async Task The_sample_serves_a_request_and_stops_within_a_second_of_SIGINT_with_exit_code_0()
+    {
+        Assert.True(File.Exists(SampleDll), $"the sample was not built: {SampleDll}");
+        var start = new ProcessStartInfo(Environment.ProcessPath is { } host && Path.GetFileNameWithoutExtension(host) == "dotnet" ? host : "dotnet")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        start.ArgumentList.Add(SampleDll);
+        start.ArgumentList.Add("--endpoint");
+        start.ArgumentList.Add("tcp://127.0.0.1:*");
+        start.Environment["DOTNET_DbgEnableMiniDump"] = "0";
+
+        using var process = Process.Start(start) ?? throw new InvalidOperationException("dotnet did not start");
+        var printed = new System.Text.StringBuilder();
+        var serving = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+        process.OutputDataReceived += (_, line) => Collect(line.Data, printed, serving);
+        process.ErrorDataReceived += (_, line) => Collect(line.Data, printed, null);
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+        try
+        {
+            string endpoint = await serving.Task.WaitAsync(s_startLimit);
+
+            using (Context context = Sockets.NewContext())
+            using (Socket client = Sockets.New(context, SocketType.Req))
+            {
+                client.Connect(endpoint);
+                client.Send("hello");
+                Assert.StartsWith($"hello (served by {process.Id})", client.RecvString(), StringComparison.Ordinal);
+            }
+
+            var stopping = Stopwatch.StartNew();
+            Assert.Equal(0, kill(process.Id, SigInt));
+            using (var limit = new CancellationTokenSource(Timeouts.Wait))
+            {
+                await process.WaitForExitAsync(limit.Token);
+            }
+
+            stopping.Stop();
+            Assert.True(stopping.Elapsed < s_stopLimit, $"the sample took {stopping.ElapsedMilliseconds} ms to exit after SIGINT");
+            Assert.Equal(0, process.ExitCode);
+        }
+        finally
+        {
+            if (!process.HasExited)
+            {
+                process.Kill(entireProcessTree: true);
+            }
+
+            process.WaitForExit();
+            lock (printed)
+            {
+                output.WriteLine(printed.ToString());
+            }
+        }
+    }
+
+    private static void Collect(string? line, System.Text.StringBuilder printed, TaskCompletionSource<string>? serving)
+    {
+        if (line is null)
+        {
+            return;
+        }
+
+        lock (printed)
+        {
+            printed.AppendLine(line);
+        }
+
+        const string prefix = "serving on ";
+        if (serving is not null && line.StartsWith(prefix, StringComparison.Ordinal))
+        {
+            serving.TrySetResult(line[prefix.Length..]);
+        }
+    }
+}
