@@ -15,53 +15,14 @@ namespace Net.Zmq.Benchmarks;
 /// between them is the one under test: an object holding a <c>zmq_msg_t</c> inline, without and with a finalizer.
 /// </remarks>
 [MemoryDiagnoser]
-public unsafe class RecvOwnershipBenchmarks
+public unsafe class RecvOwnershipBenchmarks : InprocPairBenchmarks
 {
-    private const int Frames = 1000;
-    private const int Size = 64;
-
-    private readonly byte[] _payload = new byte[Size];
-    private readonly byte[] _buffer = new byte[Size];
-    private Context _context = null!;
-    private Socket _sender = null!;
-    private Socket _receiver = null!;
-    private Message _message = null!;
-    private nint _bareContext;
-    private nint _bareSender;
-    private nint _bareReceiver;
-
-    [GlobalSetup]
-    public void Setup()
-    {
-        _context = new Context { DefaultLinger = TimeSpan.Zero };
-        _receiver = new Socket(_context, SocketType.Pair);
-        _receiver.Bind("inproc://recv-ownership");
-        _sender = new Socket(_context, SocketType.Pair);
-        _sender.Connect("inproc://recv-ownership");
-        _message = new Message();
-
-        _bareContext = LibZmq.CtxNew();
-        _bareReceiver = LibZmq.Socket(_bareContext, (int)SocketType.Pair);
-        _bareSender = LibZmq.Socket(_bareContext, (int)SocketType.Pair);
-        fixed (byte* endpoint = "inproc://recv-ownership-bare\0"u8)
-        {
-            LibZmq.Bind(_bareReceiver, endpoint);
-            LibZmq.Connect(_bareSender, endpoint);
-        }
-    }
-
-    [GlobalCleanup]
-    public void Cleanup()
+    /// <summary>Lets the finalizers of the dropped messages run before the sockets close.</summary>
+    public override void Cleanup()
     {
         GC.Collect();
         GC.WaitForPendingFinalizers();
-        _message.Dispose();
-        _sender.Dispose();
-        _receiver.Dispose();
-        _context.Dispose();
-        LibZmq.Close(_bareSender);
-        LibZmq.Close(_bareReceiver);
-        LibZmq.CtxTerm(_bareContext);
+        base.Cleanup();
     }
 
     [Benchmark(Baseline = true, OperationsPerInvoke = Frames, Description = "Send(span) + Recv(span)")]
