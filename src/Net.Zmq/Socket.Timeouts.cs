@@ -15,7 +15,7 @@ namespace Net.Zmq;
 /// waits as long as it takes. Nothing is lost on a timeout: a receive consumed nothing, a send queued nothing (a
 /// <see cref="Message"/> keeps its content), and a multipart message either arrives whole or stays queued. The socket's
 /// <see cref="SocketOption.ReceiveTimeout"/> and <see cref="SocketOption.SendTimeout"/> play no part. These calls
-/// allocate nothing beyond what they return.
+/// allocate nothing beyond what they return (a text whose UTF-8 form may exceed 256 bytes is encoded into a new array).
 /// </remarks>
 public sealed partial class Socket
 {
@@ -63,8 +63,14 @@ public sealed partial class Socket
         long deadline = Deadline(timeout);
         fixed (ZmqMsg* msg = &message.Native)
         {
-            return ReceiveInto(msg, deadline);
+            if (!ReceiveInto(msg, deadline))
+            {
+                return false;
+            }
         }
+
+        message.MarkFilled();
+        return true;
     }
 
     /// <summary>Receives one frame as UTF-8 text, waiting at most <paramref name="timeout"/>; false (and null) when none came in time.</summary>

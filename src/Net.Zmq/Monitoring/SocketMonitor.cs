@@ -202,6 +202,11 @@ public sealed partial class SocketMonitor : IDisposable
             catch (ContextTerminatedException)
             {
             }
+            catch (InvalidOperationException)
+            {
+                // Another thread is inside a call on the monitored socket. Closing the event socket below is enough:
+                // libzmq's monitor drops the events nobody reads, and ends with the socket.
+            }
         }
 
         // A read under way ends with ObjectDisposedException, and releases the frames itself (EndRead).

@@ -93,7 +93,14 @@ internal sealed class CertificateDirectory
             {
                 if (!file.Name.StartsWith('.') && !file.Name.EndsWith(CurveCertificate.SecretFileSuffix, StringComparison.Ordinal))
                 {
-                    listing.Add((file.Name, file.Length, file.LastWriteTimeUtc.Ticks));
+                    try
+                    {
+                        listing.Add((file.Name, file.Length, file.LastWriteTimeUtc.Ticks));
+                    }
+                    catch (FileNotFoundException)
+                    {
+                        // Deleted between the listing and this look: it is no longer trusted.
+                    }
                 }
             }
         }

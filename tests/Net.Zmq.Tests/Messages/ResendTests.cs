@@ -223,4 +223,18 @@ public class ResendTests
         Assert.Equal("second", pull.RecvString());
         Assert.Equal("", pull.RecvString());
     }
+
+    [Fact]
+    public void Receiving_with_a_timeout_into_a_sent_message_makes_it_sendable_again()
+    {
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
+        using var message = new Message("out");
+        push.Send(message);
+        Assert.True(pull.TryRecv(message, Timeouts.Wait));
+
+        push.Send(message);
+
+        Assert.Equal("out", pull.RecvString());
+    }
 }
