@@ -12,7 +12,6 @@ namespace Net.Zmq;
 /// </summary>
 public sealed unsafe class Poller : IDisposable
 {
-    private static readonly int s_itemSize = OperatingSystem.IsWindows() ? sizeof(ZmqPollItemWindows) : sizeof(ZmqPollItemUnix);
 
     private byte* _items;
     private Socket?[] _sockets;
@@ -28,7 +27,7 @@ public sealed unsafe class Poller : IDisposable
         ArgumentOutOfRangeException.ThrowIfNegative(capacity);
         NativeLibraryLoader.EnsureLoaded();
         _capacity = Math.Max(capacity, 1);
-        _items = (byte*)NativeMemory.AllocZeroed((nuint)(_capacity * s_itemSize));
+        _items = (byte*)NativeMemory.AllocZeroed((nuint)(_capacity * ZmqPollItems.Size));
         _sockets = new Socket?[_capacity];
         _inUse = new bool[_capacity];
     }
@@ -199,7 +198,7 @@ public sealed unsafe class Poller : IDisposable
         if (_count == _capacity)
         {
             int capacity = _capacity * 2;
-            _items = (byte*)NativeMemory.Realloc(_items, (nuint)(capacity * s_itemSize));
+            _items = (byte*)NativeMemory.Realloc(_items, (nuint)(capacity * ZmqPollItems.Size));
             Array.Resize(ref _sockets, capacity);
             Array.Resize(ref _inUse, capacity);
             _capacity = capacity;
@@ -210,30 +209,13 @@ public sealed unsafe class Poller : IDisposable
         return _count++;
     }
 
-    private void WriteItem(int index, nint socket, nint fd, PollEvents events)
-    {
-        byte* item = _items + (index * s_itemSize);
-        if (OperatingSystem.IsWindows())
-        {
-            *(ZmqPollItemWindows*)item = new ZmqPollItemWindows { Socket = socket, Fd = fd, Events = (short)events };
-        }
-        else
-        {
-            *(ZmqPollItemUnix*)item = new ZmqPollItemUnix { Socket = socket, Fd = (int)fd, Events = (short)events };
-        }
-    }
+    private byte* ItemAt(int index) => _items + (index * ZmqPollItems.Size);
 
-    private ref short EventsOf(int index)
-    {
-        byte* item = _items + (index * s_itemSize);
-        return ref OperatingSystem.IsWindows() ? ref ((ZmqPollItemWindows*)item)->Events : ref ((ZmqPollItemUnix*)item)->Events;
-    }
+    private void WriteItem(int index, nint socket, nint fd, PollEvents events) => ZmqPollItems.Write(ItemAt(index), socket, fd, events);
 
-    private ref short ReturnedEventsOf(int index)
-    {
-        byte* item = _items + (index * s_itemSize);
-        return ref OperatingSystem.IsWindows() ? ref ((ZmqPollItemWindows*)item)->ReturnedEvents : ref ((ZmqPollItemUnix*)item)->ReturnedEvents;
-    }
+    private ref short EventsOf(int index) => ref ZmqPollItems.Events(ItemAt(index));
+
+    private ref short ReturnedEventsOf(int index) => ref ZmqPollItems.ReturnedEvents(ItemAt(index));
 
     private void ReleaseEntry(int index)
     {

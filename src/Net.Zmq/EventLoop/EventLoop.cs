@@ -34,7 +34,6 @@ public sealed unsafe class EventLoop : IDisposable
     /// <summary>How many queue items or posted callbacks one pass of the loop handles per queue before it polls again.</summary>
     private const int Budget = 256;
 
-    private static readonly int s_itemSize = OperatingSystem.IsWindows() ? sizeof(ZmqPollItemWindows) : sizeof(ZmqPollItemUnix);
     private static readonly SendOrPostCallback s_runAction = static action => ((Action)action!)();
 
     private readonly LoopWaker _waker;
@@ -739,9 +738,9 @@ public sealed unsafe class EventLoop : IDisposable
                 _polled = new SocketEntry[count * 2];
             }
 
-            if (_items.Length < (count + 1) * s_itemSize)
+            if (_items.Length < (count + 1) * ZmqPollItems.Size)
             {
-                _items = GC.AllocateArray<byte>((_polled.Length + 1) * s_itemSize, pinned: true);
+                _items = GC.AllocateArray<byte>((_polled.Length + 1) * ZmqPollItems.Size, pinned: true);
             }
 
             _sockets.CopyTo(_polled);
@@ -762,15 +761,7 @@ public sealed unsafe class EventLoop : IDisposable
     {
         fixed (byte* items = _items)
         {
-            byte* item = items + (index * s_itemSize);
-            if (OperatingSystem.IsWindows())
-            {
-                *(ZmqPollItemWindows*)item = new ZmqPollItemWindows { Socket = socket, Fd = fd, Events = (short)events };
-            }
-            else
-            {
-                *(ZmqPollItemUnix*)item = new ZmqPollItemUnix { Socket = socket, Fd = (int)fd, Events = (short)events };
-            }
+            ZmqPollItems.Write(items + (index * ZmqPollItems.Size), socket, fd, events);
         }
     }
 
@@ -778,8 +769,7 @@ public sealed unsafe class EventLoop : IDisposable
     {
         fixed (byte* items = _items)
         {
-            byte* item = items + (index * s_itemSize);
-            return OperatingSystem.IsWindows() ? ((ZmqPollItemWindows*)item)->ReturnedEvents : ((ZmqPollItemUnix*)item)->ReturnedEvents;
+            return ZmqPollItems.ReturnedEvents(items + (index * ZmqPollItems.Size));
         }
     }
 
