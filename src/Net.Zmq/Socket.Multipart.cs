@@ -20,14 +20,46 @@ public sealed partial class Socket
     {
         ValidateMultipart(message);
         ThrowIfRefused(flags);
+        return SendFrames(message, flags, NoDeadline);
+    }
 
-        // Only the first frame may report EAGAIN; once it is queued libzmq accepts the rest of the message.
+    /// <summary>Sends checked frames as one multipart message; false when the first could not be queued (under DontWait, or by the deadline).</summary>
+    private bool SendFrames(IReadOnlyList<Message> frames, SendFlags flags, long deadline)
+    {
+        // Only the first frame may find no room; once it is queued libzmq accepts the rest of the message.
+        int firstFlags = CallFlags((int)flags, deadline);
         int restFlags = (int)(flags & ~SendFlags.DontWait);
         int nextFrame = 0;
         using SocketCall call = BeginCall();
-        while (!MultipartFrames.TrySend(call.Native, message, ref nextFrame, (int)flags, restFlags))
+        while (!MultipartFrames.TrySend(call.Native, frames, ref nextFrame, firstFlags, restFlags))
         {
-            if (!ContinueAfterFailure(nextFrame == 0 ? (int)flags : restFlags, Direction.Send))
+            bool retry = nextFrame == 0
+                ? RetryAfterFailure(call.Native, firstFlags, Direction.Send, deadline)
+                : ContinueAfterFailure(restFlags, Direction.Send);
+            if (!retry)
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>Receives a whole multipart message; false when its first frame did not come (under DontWait, or by the deadline).</summary>
+    private bool ReceiveFrames(MultipartMessage message, RecvFlags flags, long deadline)
+    {
+        ArgumentNullException.ThrowIfNull(message);
+
+        // Only the first frame may be missing; once it is here libzmq has the whole message.
+        int firstFlags = CallFlags((int)flags, deadline);
+        int nextFrame = 0;
+        using SocketCall call = BeginCall();
+        while (!MultipartFrames.TryReceive(call.Native, message, ref nextFrame, firstFlags))
+        {
+            bool retry = nextFrame == 0
+                ? RetryAfterFailure(call.Native, firstFlags, Direction.Receive, deadline)
+                : ContinueAfterFailure(0, Direction.Receive);
+            if (!retry)
             {
                 return false;
             }
@@ -95,21 +127,7 @@ public sealed partial class Socket
     /// </summary>
     /// <returns>True when received; false only under <see cref="RecvFlags.DontWait"/> when no message is waiting.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
-    public bool RecvMultipart(MultipartMessage message, RecvFlags flags = RecvFlags.None)
-    {
-        ArgumentNullException.ThrowIfNull(message);
-        int nextFrame = 0;
-        using SocketCall call = BeginCall();
-        while (!MultipartFrames.TryReceive(call.Native, message, ref nextFrame, (int)flags))
-        {
-            if (!ContinueAfterFailure(nextFrame == 0 ? (int)flags : 0, Direction.Receive))
-            {
-                return false;
-            }
-        }
-
-        return true;
-    }
+    public bool RecvMultipart(MultipartMessage message, RecvFlags flags = RecvFlags.None) => ReceiveFrames(message, flags, NoDeadline);
 
     /// <summary>Receives a whole multipart message without blocking; false (and null) when none is waiting.</summary>
     public bool TryRecvMultipart([NotNullWhen(true)] out MultipartMessage? message)

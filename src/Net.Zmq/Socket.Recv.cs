@@ -55,21 +55,7 @@ public sealed partial class Socket
     /// the code compiles as safe C#. Consume the bytes before the next call, or keep a copy: <c>message.ToArray()</c>
     /// or <c>message.Data.ToArray()</c>. Never store the span, or a pointer taken from it, beyond that point.</remarks>
     /// <exception cref="ObjectDisposedException">The socket or the message was disposed.</exception>
-    public unsafe bool Recv(Message message, RecvFlags flags = RecvFlags.None)
-    {
-        ArgumentNullException.ThrowIfNull(message);
-        message.ThrowIfDisposed();
-        fixed (ZmqMsg* msg = &message.Native)
-        {
-            if (!ReceiveInto(msg, flags))
-            {
-                return false;
-            }
-        }
-
-        message.MarkFilled();
-        return true;
-    }
+    public bool Recv(Message message, RecvFlags flags = RecvFlags.None) => ReceiveMessage(message, flags, NoDeadline);
 
     /// <summary>Receives one frame into a new <see cref="Message"/>, blocking until it arrives. The caller owns the message: dispose it.</summary>
     /// <remarks>
@@ -97,23 +83,14 @@ public sealed partial class Socket
     /// <summary>Receives one frame as a new byte array, blocking until it arrives.</summary>
     public unsafe byte[] RecvBytes()
     {
-        ZmqMsg msg;
-        _ = LibZmq.MsgInit(&msg); // cannot fail
-        try
-        {
-            ReceiveInto(&msg, RecvFlags.None);
-            return new ReadOnlySpan<byte>(LibZmq.MsgData(&msg), (int)LibZmq.MsgSize(&msg)).ToArray();
-        }
-        finally
-        {
-            _ = LibZmq.MsgClose(&msg); // cannot fail on a message zmq_msg_init set up
-        }
+        TryRecvCopy(out byte[]? data, RecvFlags.None, NoDeadline, &CopyBytes);
+        return data!;
     }
 
     /// <summary>Receives one frame and decodes it as UTF-8, blocking until it arrives.</summary>
-    public string RecvString()
+    public unsafe string RecvString()
     {
-        TryRecvString(out string? text, RecvFlags.None);
+        TryRecvCopy(out string? text, RecvFlags.None, NoDeadline, &DecodeUtf8);
         return text!;
     }
 
@@ -137,22 +114,37 @@ public sealed partial class Socket
     public bool TryRecv(Message message) => Recv(message, RecvFlags.DontWait);
 
     /// <summary>Receives one frame as UTF-8 text without blocking; false (and null) when none was waiting.</summary>
-    public bool TryRecvString([NotNullWhen(true)] out string? text) => TryRecvString(out text, RecvFlags.DontWait);
+    public unsafe bool TryRecvString([NotNullWhen(true)] out string? text) => TryRecvCopy(out text, RecvFlags.DontWait, NoDeadline, &DecodeUtf8);
 
-    private unsafe bool TryRecvString([NotNullWhen(true)] out string? text, RecvFlags flags)
+    private unsafe bool ReceiveMessage(Message message, RecvFlags flags, long deadline)
+    {
+        ArgumentNullException.ThrowIfNull(message);
+        message.ThrowIfDisposed();
+        fixed (ZmqMsg* msg = &message.Native)
+        {
+            if (!ReceiveInto(msg, flags, deadline))
+            {
+                return false;
+            }
+        }
+
+        message.MarkFilled();
+        return true;
+    }
+
+    /// <summary>
+    /// Receives one frame into a message of its own and returns what <paramref name="copy"/> makes of its bytes; false
+    /// (and null) when none came (under DontWait, or by the deadline).
+    /// </summary>
+    private unsafe bool TryRecvCopy<T>([NotNullWhen(true)] out T? value, RecvFlags flags, long deadline, delegate*<ReadOnlySpan<byte>, T> copy)
+        where T : class
     {
         ZmqMsg msg;
         _ = LibZmq.MsgInit(&msg); // cannot fail
         try
         {
-            if (!ReceiveInto(&msg, flags))
-            {
-                text = null;
-                return false;
-            }
-
-            text = Encoding.UTF8.GetString(LibZmq.MsgData(&msg), (int)LibZmq.MsgSize(&msg));
-            return true;
+            value = ReceiveInto(&msg, flags, deadline) ? copy(new ReadOnlySpan<byte>(LibZmq.MsgData(&msg), (int)LibZmq.MsgSize(&msg))) : null;
+            return value is not null;
         }
         finally
         {
@@ -160,13 +152,18 @@ public sealed partial class Socket
         }
     }
 
+    private static string DecodeUtf8(ReadOnlySpan<byte> bytes) => Encoding.UTF8.GetString(bytes);
+
+    private static byte[] CopyBytes(ReadOnlySpan<byte> bytes) => bytes.ToArray();
+
     /// <summary>Receives into a message that does not move (a local or pinned one).</summary>
-    private unsafe bool ReceiveInto(ZmqMsg* msg, RecvFlags flags)
+    private unsafe bool ReceiveInto(ZmqMsg* msg, RecvFlags flags, long deadline = NoDeadline)
     {
+        int callFlags = CallFlags((int)flags, deadline);
         using SocketCall call = BeginCall();
-        while (LibZmq.MsgRecv(msg, call.Native, (int)flags) < 0)
+        while (LibZmq.MsgRecv(msg, call.Native, callFlags) < 0)
         {
-            if (!ContinueAfterFailure((int)flags, Direction.Receive))
+            if (!RetryAfterFailure(call.Native, callFlags, Direction.Receive, deadline))
             {
                 return false;
             }
@@ -175,13 +172,14 @@ public sealed partial class Socket
         return true;
     }
 
-    private unsafe int RecvCore(byte* buffer, int length, RecvFlags flags)
+    private unsafe int RecvCore(byte* buffer, int length, RecvFlags flags, long deadline = NoDeadline)
     {
+        int callFlags = CallFlags((int)flags, deadline);
         using SocketCall call = BeginCall();
         int received;
-        while ((received = LibZmq.Recv(call.Native, buffer, (nuint)length, (int)flags)) < 0)
+        while ((received = LibZmq.Recv(call.Native, buffer, (nuint)length, callFlags)) < 0)
         {
-            if (!ContinueAfterFailure((int)flags, Direction.Receive))
+            if (!RetryAfterFailure(call.Native, callFlags, Direction.Receive, deadline))
             {
                 return -1;
             }

@@ -36,30 +36,10 @@ public sealed partial class Socket
     /// <summary>Sends the UTF-8 bytes of <paramref name="text"/> as one frame (no terminating zero).</summary>
     /// <returns>True when queued; false only under <see cref="SendFlags.DontWait"/> when it cannot be queued now.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="text"/> is null.</exception>
-    public unsafe bool Send(string text, SendFlags flags = SendFlags.None)
+    public bool Send(string text, SendFlags flags = SendFlags.None)
     {
         ArgumentNullException.ThrowIfNull(text);
-        int maxBytes = Encoding.UTF8.GetMaxByteCount(text.Length);
-        if (maxBytes <= StackStringBytes)
-        {
-            byte* buffer = stackalloc byte[StackStringBytes];
-            int length = Encoding.UTF8.GetBytes(text, new Span<byte>(buffer, StackStringBytes));
-            return SendCore(buffer, length, flags);
-        }
-
-        byte[] rented = ArrayPool<byte>.Shared.Rent(Encoding.UTF8.GetByteCount(text));
-        try
-        {
-            int length = Encoding.UTF8.GetBytes(text, rented);
-            fixed (byte* p = rented)
-            {
-                return SendCore(p, length, flags);
-            }
-        }
-        finally
-        {
-            ArrayPool<byte>.Shared.Return(rented);
-        }
+        return SendText(text, flags, NoDeadline);
     }
 
     /// <summary>Sends <paramref name="size"/> bytes of native memory at <paramref name="data"/> as one frame (copied before return).</summary>
@@ -81,17 +61,45 @@ public sealed partial class Socket
     /// <exception cref="InvalidOperationException">The message was sent already and not filled again since (received into, rebuilt, copied into): it is empty.</exception>
     /// <exception cref="ArgumentException"><see cref="SendFlags.SendMore"/> on a draft socket, which takes single-part messages only.</exception>
     /// <exception cref="ZmqException">EHOSTUNREACH: a <see cref="SocketType.Server"/> or <see cref="SocketType.Peer"/> has no peer with the message's <see cref="Message.RoutingId"/>; and as for the other overloads.</exception>
-    public unsafe bool Send(Message message, SendFlags flags = SendFlags.None)
+    public bool Send(Message message, SendFlags flags = SendFlags.None) => SendMessage(message, flags, NoDeadline);
+
+    /// <summary>Sends the UTF-8 bytes of <paramref name="text"/>, encoded on the stack or into a pooled array.</summary>
+    private unsafe bool SendText(string text, SendFlags flags, long deadline)
+    {
+        if (Encoding.UTF8.GetMaxByteCount(text.Length) <= StackStringBytes)
+        {
+            byte* buffer = stackalloc byte[StackStringBytes];
+            int length = Encoding.UTF8.GetBytes(text, new Span<byte>(buffer, StackStringBytes));
+            return SendCore(buffer, length, flags, deadline);
+        }
+
+        byte[] rented = ArrayPool<byte>.Shared.Rent(Encoding.UTF8.GetByteCount(text));
+        try
+        {
+            int length = Encoding.UTF8.GetBytes(text, rented);
+            fixed (byte* p = rented)
+            {
+                return SendCore(p, length, flags, deadline);
+            }
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
+
+    private unsafe bool SendMessage(Message message, SendFlags flags, long deadline)
     {
         ArgumentNullException.ThrowIfNull(message);
         message.ThrowIfNotSendable();
         ThrowIfRefused(flags);
+        int callFlags = CallFlags((int)flags, deadline);
         using SocketCall call = BeginCall();
         fixed (ZmqMsg* msg = &message.Native)
         {
-            while (LibZmq.MsgSend(msg, call.Native, (int)flags) < 0)
+            while (LibZmq.MsgSend(msg, call.Native, callFlags) < 0)
             {
-                if (!ContinueAfterFailure((int)flags, Direction.Send))
+                if (!RetryAfterFailure(call.Native, callFlags, Direction.Send, deadline))
                 {
                     return false;
                 }
@@ -102,13 +110,14 @@ public sealed partial class Socket
         return true;
     }
 
-    private unsafe bool SendCore(byte* data, int length, SendFlags flags)
+    private unsafe bool SendCore(byte* data, int length, SendFlags flags, long deadline = NoDeadline)
     {
         ThrowIfRefused(flags);
+        int callFlags = CallFlags((int)flags, deadline);
         using SocketCall call = BeginCall();
-        while (LibZmq.Send(call.Native, data, (nuint)length, (int)flags) < 0)
+        while (LibZmq.Send(call.Native, data, (nuint)length, callFlags) < 0)
         {
-            if (!ContinueAfterFailure((int)flags, Direction.Send))
+            if (!RetryAfterFailure(call.Native, callFlags, Direction.Send, deadline))
             {
                 return false;
             }

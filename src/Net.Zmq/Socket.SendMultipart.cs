@@ -1,5 +1,4 @@
 using Net.Zmq.Internal;
-using Net.Zmq.Interop;
 
 namespace Net.Zmq;
 
@@ -77,36 +76,6 @@ public sealed partial class Socket
             frame.ThrowIfNotSendable();
         }
 
-        // Only the first frame may report EAGAIN; once it is queued libzmq accepts the rest of the message.
-        int restFlags = (int)(flags & ~SendFlags.DontWait);
-        int last = count - 1;
-        using SocketCall call = BeginCall();
-        for (int i = 0; i <= last; i++)
-        {
-            if (!SendFrame(call.Native, list[i], (i == 0 ? (int)flags : restFlags) | (i < last ? (int)SendFlags.SendMore : 0)))
-            {
-                return false;
-            }
-        }
-
-        return true;
-    }
-
-    /// <summary>Sends one frame of a multipart message in a call already begun; false only on EAGAIN under DontWait.</summary>
-    private unsafe bool SendFrame(nint socket, Message frame, int flags)
-    {
-        fixed (ZmqMsg* msg = &frame.Native)
-        {
-            while (LibZmq.MsgSend(msg, socket, flags) < 0)
-            {
-                if (!ContinueAfterFailure(flags, Direction.Send))
-                {
-                    return false;
-                }
-            }
-        }
-
-        frame.MarkSent();
-        return true;
+        return SendFrames(list, flags, NoDeadline);
     }
 }

@@ -1,6 +1,5 @@
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.InteropServices;
-using System.Text;
 using Net.Zmq.Internal;
 using Net.Zmq.Interop;
 
@@ -15,7 +14,7 @@ namespace Net.Zmq;
 /// waits as long as it takes. Nothing is lost on a timeout: a receive consumed nothing, a send queued nothing (a
 /// <see cref="Message"/> keeps its content), and a multipart message either arrives whole or stays queued. The socket's
 /// <see cref="SocketOption.ReceiveTimeout"/> and <see cref="SocketOption.SendTimeout"/> play no part. These calls
-/// allocate nothing beyond what they return (a text whose UTF-8 form may exceed 256 bytes is encoded into a new array).
+/// allocate nothing beyond what they return.
 /// </remarks>
 public sealed partial class Socket
 {
@@ -32,22 +31,16 @@ public sealed partial class Socket
         long deadline = Deadline(timeout);
         fixed (byte* p = buffer)
         {
-            using SocketCall call = BeginCall();
-            while (true)
-            {
-                size = LibZmq.Recv(call.Native, p, (nuint)buffer.Length, (int)RecvFlags.DontWait);
-                if (size >= 0)
-                {
-                    return true;
-                }
-
-                if (!WaitAfterFailure(call.Native, Direction.Receive, deadline))
-                {
-                    size = 0;
-                    return false;
-                }
-            }
+            size = RecvCore(p, buffer.Length, RecvFlags.None, deadline);
         }
+
+        if (size < 0)
+        {
+            size = 0;
+            return false;
+        }
+
+        return true;
     }
 
     /// <summary>Receives one frame into <paramref name="message"/>, waiting at most <paramref name="timeout"/>; the message is untouched on a timeout.</summary>
@@ -56,42 +49,18 @@ public sealed partial class Socket
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="timeout"/> is negative (other than infinite) or beyond int.MaxValue milliseconds.</exception>
     /// <exception cref="ObjectDisposedException">The socket or the message was disposed.</exception>
     /// <exception cref="ContextTerminatedException">The context was shut down.</exception>
-    public unsafe bool TryRecv(Message message, TimeSpan timeout)
+    public bool TryRecv(Message message, TimeSpan timeout)
     {
         ArgumentNullException.ThrowIfNull(message);
-        message.ThrowIfDisposed();
-        long deadline = Deadline(timeout);
-        fixed (ZmqMsg* msg = &message.Native)
-        {
-            if (!ReceiveInto(msg, deadline))
-            {
-                return false;
-            }
-        }
-
-        message.MarkFilled();
-        return true;
+        return ReceiveMessage(message, RecvFlags.None, Deadline(timeout));
     }
 
     /// <summary>Receives one frame as UTF-8 text, waiting at most <paramref name="timeout"/>; false (and null) when none came in time.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="timeout"/> is negative (other than infinite) or beyond int.MaxValue milliseconds.</exception>
     /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
     /// <exception cref="ContextTerminatedException">The context was shut down.</exception>
-    public unsafe bool TryRecvString(TimeSpan timeout, [NotNullWhen(true)] out string? text)
-    {
-        long deadline = Deadline(timeout);
-        ZmqMsg msg;
-        _ = LibZmq.MsgInit(&msg); // cannot fail
-        try
-        {
-            text = ReceiveInto(&msg, deadline) ? Encoding.UTF8.GetString(LibZmq.MsgData(&msg), (int)LibZmq.MsgSize(&msg)) : null;
-            return text is not null;
-        }
-        finally
-        {
-            _ = LibZmq.MsgClose(&msg); // cannot fail on a message zmq_msg_init set up
-        }
-    }
+    public unsafe bool TryRecvString(TimeSpan timeout, [NotNullWhen(true)] out string? text) =>
+        TryRecvCopy(out text, RecvFlags.None, Deadline(timeout), &DecodeUtf8);
 
     /// <summary>Receives one frame as a new byte array without blocking; false (and null) when none was waiting.</summary>
     /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
@@ -102,21 +71,8 @@ public sealed partial class Socket
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="timeout"/> is negative (other than infinite) or beyond int.MaxValue milliseconds.</exception>
     /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
     /// <exception cref="ContextTerminatedException">The context was shut down.</exception>
-    public unsafe bool TryRecvBytes(TimeSpan timeout, [NotNullWhen(true)] out byte[]? data)
-    {
-        long deadline = Deadline(timeout);
-        ZmqMsg msg;
-        _ = LibZmq.MsgInit(&msg); // cannot fail
-        try
-        {
-            data = ReceiveInto(&msg, deadline) ? new ReadOnlySpan<byte>(LibZmq.MsgData(&msg), (int)LibZmq.MsgSize(&msg)).ToArray() : null;
-            return data is not null;
-        }
-        finally
-        {
-            _ = LibZmq.MsgClose(&msg); // cannot fail on a message zmq_msg_init set up
-        }
-    }
+    public unsafe bool TryRecvBytes(TimeSpan timeout, [NotNullWhen(true)] out byte[]? data) =>
+        TryRecvCopy(out data, RecvFlags.None, Deadline(timeout), &CopyBytes);
 
     /// <summary>
     /// Receives a whole multipart message into <paramref name="message"/>, replacing its frames and reusing their
@@ -130,24 +86,7 @@ public sealed partial class Socket
     public bool TryRecvMultipart(MultipartMessage message, TimeSpan timeout)
     {
         ArgumentNullException.ThrowIfNull(message);
-        long deadline = Deadline(timeout);
-        int nextFrame = 0;
-        using SocketCall call = BeginCall();
-
-        // Only the first frame may be missing; once it is here libzmq has the whole message.
-        while (!MultipartFrames.TryReceive(call.Native, message, ref nextFrame, (int)RecvFlags.DontWait))
-        {
-            if (nextFrame != 0)
-            {
-                _ = ContinueAfterFailure(0, Direction.Receive); // EINTR: go on with the frame (anything else throws)
-            }
-            else if (!WaitAfterFailure(call.Native, Direction.Receive, deadline))
-            {
-                return false;
-            }
-        }
-
-        return true;
+        return ReceiveFrames(message, RecvFlags.None, Deadline(timeout));
     }
 
     /// <summary>
@@ -200,29 +139,17 @@ public sealed partial class Socket
         long deadline = Deadline(timeout);
         fixed (byte* p = data)
         {
-            return TrySendCore(p, data.Length, flags, deadline);
+            return SendCore(p, data.Length, flags, deadline);
         }
     }
 
     /// <summary>Sends the UTF-8 bytes of <paramref name="text"/> as one frame, waiting at most <paramref name="timeout"/>; see <see cref="TrySend(ReadOnlySpan{byte}, TimeSpan, SendFlags)"/>.</summary>
     /// <returns>True when queued; false when it could not be queued in time (nothing was queued).</returns>
     /// <exception cref="ArgumentNullException"><paramref name="text"/> is null.</exception>
-    public unsafe bool TrySend(string text, TimeSpan timeout, SendFlags flags = SendFlags.None)
+    public bool TrySend(string text, TimeSpan timeout, SendFlags flags = SendFlags.None)
     {
         ArgumentNullException.ThrowIfNull(text);
-        long deadline = Deadline(timeout);
-        if (Encoding.UTF8.GetMaxByteCount(text.Length) <= StackStringBytes)
-        {
-            byte* buffer = stackalloc byte[StackStringBytes];
-            int length = Encoding.UTF8.GetBytes(text, new Span<byte>(buffer, StackStringBytes));
-            return TrySendCore(buffer, length, flags, deadline);
-        }
-
-        byte[] encoded = Encoding.UTF8.GetBytes(text); // a long text: its copy costs more than this array
-        fixed (byte* p = encoded)
-        {
-            return TrySendCore(p, encoded.Length, flags, deadline);
-        }
+        return SendText(text, flags, Deadline(timeout));
     }
 
     /// <summary>
@@ -236,27 +163,10 @@ public sealed partial class Socket
     /// <exception cref="ArgumentException"><see cref="SendFlags.SendMore"/> on a draft socket, which takes single-part messages only.</exception>
     /// <exception cref="ObjectDisposedException">The socket or the message was disposed.</exception>
     /// <exception cref="ContextTerminatedException">The context was shut down.</exception>
-    public unsafe bool TrySend(Message message, TimeSpan timeout, SendFlags flags = SendFlags.None)
+    public bool TrySend(Message message, TimeSpan timeout, SendFlags flags = SendFlags.None)
     {
         ArgumentNullException.ThrowIfNull(message);
-        message.ThrowIfNotSendable();
-        ThrowIfRefused(flags);
-        long deadline = Deadline(timeout);
-        int dontWait = (int)(flags | SendFlags.DontWait);
-        using SocketCall call = BeginCall();
-        fixed (ZmqMsg* msg = &message.Native)
-        {
-            while (LibZmq.MsgSend(msg, call.Native, dontWait) < 0)
-            {
-                if (!WaitAfterFailure(call.Native, Direction.Send, deadline))
-                {
-                    return false;
-                }
-            }
-        }
-
-        message.MarkSent();
-        return true;
+        return SendMessage(message, flags, Deadline(timeout));
     }
 
     /// <summary>
@@ -273,56 +183,22 @@ public sealed partial class Socket
     public bool TrySendMultipart(MultipartMessage message, TimeSpan timeout)
     {
         ValidateMultipart(message);
-        long deadline = Deadline(timeout);
-        int nextFrame = 0;
-        using SocketCall call = BeginCall();
-
-        // Only the first frame may find no room; once it is queued libzmq accepts the rest of the message.
-        while (!MultipartFrames.TrySend(call.Native, message, ref nextFrame, (int)SendFlags.DontWait, restFlags: 0))
-        {
-            if (nextFrame != 0)
-            {
-                _ = ContinueAfterFailure(0, Direction.Send); // EINTR: go on with the frame (anything else throws)
-            }
-            else if (!WaitAfterFailure(call.Native, Direction.Send, deadline))
-            {
-                return false;
-            }
-        }
-
-        return true;
+        return SendFrames(message, SendFlags.None, Deadline(timeout));
     }
 
-    private unsafe bool TrySendCore(byte* data, int length, SendFlags flags, long deadline)
-    {
-        ThrowIfRefused(flags);
-        int dontWait = (int)(flags | SendFlags.DontWait);
-        using SocketCall call = BeginCall();
-        while (LibZmq.Send(call.Native, data, (nuint)length, dontWait) < 0)
-        {
-            if (!WaitAfterFailure(call.Native, Direction.Send, deadline))
-            {
-                return false;
-            }
-        }
+    /// <summary>
+    /// The flags of the libzmq call: as given without a deadline; with one, DontWait too, the waiting being done by
+    /// <c>zmq_poll</c> between attempts (see <see cref="RetryAfterFailure"/>).
+    /// </summary>
+    private static int CallFlags(int flags, long deadline) =>
+        deadline == NoDeadline ? flags : flags | (int)SendFlags.DontWait;
 
-        return true;
-    }
-
-    /// <summary>Receives under DontWait into a message that does not move, waiting for readability until <paramref name="deadline"/>.</summary>
-    private unsafe bool ReceiveInto(ZmqMsg* msg, long deadline)
-    {
-        using SocketCall call = BeginCall();
-        while (LibZmq.MsgRecv(msg, call.Native, (int)RecvFlags.DontWait) < 0)
-        {
-            if (!WaitAfterFailure(call.Native, Direction.Receive, deadline))
-            {
-                return false;
-            }
-        }
-
-        return true;
-    }
+    /// <summary>
+    /// After libzmq refused a send or receive made with <paramref name="callFlags"/>: true to try again. Without a
+    /// deadline the errno policy decides (<see cref="ContinueAfterFailure"/>); with one, <see cref="WaitAfterFailure"/>.
+    /// </summary>
+    private bool RetryAfterFailure(nint socket, int callFlags, Direction direction, long deadline) =>
+        deadline == NoDeadline ? ContinueAfterFailure(callFlags, direction) : WaitAfterFailure(socket, direction, deadline);
 
     /// <summary>
     /// After a DontWait send or receive libzmq refused (errno read here): true to try again, at once after EINTR or once
@@ -345,16 +221,8 @@ public sealed partial class Socket
     /// </summary>
     private unsafe bool WaitForReadiness(nint socket, PollEvents events, long deadline, bool lookAtOnce)
     {
-        // zmq_pollitem_t on the stack, in the platform's layout: its descriptor field is an int on Unix, a SOCKET on Windows.
-        ZmqPollItemWindows item = default;
-        if (OperatingSystem.IsWindows())
-        {
-            item = new ZmqPollItemWindows { Socket = socket, Events = (short)events };
-        }
-        else
-        {
-            *(ZmqPollItemUnix*)&item = new ZmqPollItemUnix { Socket = socket, Fd = -1, Events = (short)events };
-        }
+        ZmqPollItemWindows item; // the larger of the two layouts: room for either on the stack
+        ZmqPollItems.Write((byte*)&item, socket, fd: -1, events);
 
         while (true)
         {
@@ -385,6 +253,10 @@ public sealed partial class Socket
         }
     }
 
+    /// <summary>No deadline: the call blocks in libzmq, or not, as its flags and the socket's timeout options say.</summary>
+    private const long NoDeadline = long.MinValue;
+
+    /// <summary>A deadline that never comes: the call waits in <c>zmq_poll</c> as long as it takes.</summary>
     private const long InfiniteDeadline = -1;
 
     /// <summary>The <see cref="Environment.TickCount64"/> at which <paramref name="timeout"/> ends, or <see cref="InfiniteDeadline"/>.</summary>

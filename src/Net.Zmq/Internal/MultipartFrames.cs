@@ -10,17 +10,18 @@ namespace Net.Zmq.Internal;
 internal static unsafe class MultipartFrames
 {
     /// <summary>
-    /// Sends the frames of <paramref name="message"/> from <paramref name="nextFrame"/> on: the first one with
-    /// <paramref name="firstFlags"/>, the others with <paramref name="restFlags"/>, each but the last with SendMore.
+    /// Sends <paramref name="frames"/> (a <see cref="MultipartMessage"/>, or the caller's list of messages) from
+    /// <paramref name="nextFrame"/> on: the first one with <paramref name="firstFlags"/>, the others with
+    /// <paramref name="restFlags"/>, each but the last with SendMore.
     /// </summary>
     /// <returns>True when the last frame is queued; false when libzmq refused frame <paramref name="nextFrame"/>.</returns>
-    internal static bool TrySend(nint socket, MultipartMessage message, ref int nextFrame, int firstFlags, int restFlags)
+    internal static bool TrySend(nint socket, IReadOnlyList<Message> frames, ref int nextFrame, int firstFlags, int restFlags)
     {
-        int last = message.Count - 1;
+        int last = frames.Count - 1;
         for (; nextFrame <= last; nextFrame++)
         {
             int flags = (nextFrame == 0 ? firstFlags : restFlags) | (nextFrame < last ? (int)SendFlags.SendMore : 0);
-            Message frame = message[nextFrame];
+            Message frame = frames[nextFrame];
             fixed (ZmqMsg* msg = &frame.Native)
             {
                 if (LibZmq.MsgSend(msg, socket, flags) < 0)
