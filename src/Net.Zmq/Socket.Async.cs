@@ -70,26 +70,15 @@ public sealed partial class Socket
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
     public ValueTask<string> RecvStringAsync(CancellationToken cancellationToken = default) =>
-        ReceiveString(new Message(), cancellationToken);
+        ReceiveCopy(static message => message.ToString(), cancellationToken);
 
     /// <summary>Receives one frame as a new byte array, waiting without a thread until one arrives.</summary>
     /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
     /// <exception cref="InvalidOperationException">Another asynchronous receive is pending on this socket.</exception>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
-    public ValueTask<byte[]> RecvBytesAsync(CancellationToken cancellationToken = default)
-    {
-        var message = new Message();
-        try
-        {
-            return CopyWhenReceived(RecvAsync(message, cancellationToken), message);
-        }
-        catch
-        {
-            message.Dispose();
-            throw;
-        }
-    }
+    public ValueTask<byte[]> RecvBytesAsync(CancellationToken cancellationToken = default) =>
+        ReceiveCopy(static message => message.ToArray(), cancellationToken);
 
     /// <summary>
     /// Receives a whole multipart message into <paramref name="message"/>, replacing its frames and reusing their
@@ -383,13 +372,15 @@ public sealed partial class Socket
         }
     }
 
+    /// <summary>Receives one frame into a message of its own and returns what <paramref name="copy"/> makes of it; the message is disposed either way.</summary>
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
-    private ValueTask<string> ReceiveString(Message message, CancellationToken cancellationToken)
+    private ValueTask<T> ReceiveCopy<T>(Func<Message, T> copy, CancellationToken cancellationToken)
     {
+        var message = new Message();
         try
         {
-            return DecodeWhenReceived(RecvAsync(message, cancellationToken), message);
+            return CopyWhenReceived(RecvAsync(message, cancellationToken), message, copy);
         }
         catch
         {
@@ -414,22 +405,12 @@ public sealed partial class Socket
     }
 
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private static async ValueTask<string> DecodeWhenReceived(ValueTask received, Message message)
+    private static async ValueTask<T> CopyWhenReceived<T>(ValueTask received, Message message, Func<Message, T> copy)
     {
         using (message)
         {
             await received.ConfigureAwait(false);
-            return message.ToString();
-        }
-    }
-
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private static async ValueTask<byte[]> CopyWhenReceived(ValueTask received, Message message)
-    {
-        using (message)
-        {
-            await received.ConfigureAwait(false);
-            return message.ToArray();
+            return copy(message);
         }
     }
 
