@@ -16,7 +16,7 @@ internal sealed class ContextHandle : SafeHandle
     internal static readonly TimeSpan InlineTerminationLimit = TimeSpan.FromSeconds(10);
 
     private int _inlineTerminationThread;
-    private Thread? _inlineTermination;
+    private bool _terminationStartedInline;
     private nint _native;
 
     // Completed by the termination thread once zmq_ctx_term returned; awaited by Context.DisposeAsync.
@@ -35,20 +35,7 @@ internal sealed class ContextHandle : SafeHandle
     /// Releases the caller's reference; if it was the last one, waits (at most <see cref="InlineTerminationLimit"/>)
     /// for the context's termination.
     /// </summary>
-    internal void DisposeAndTerminateInline()
-    {
-        _inlineTerminationThread = Environment.CurrentManagedThreadId;
-        try
-        {
-            Dispose();
-        }
-        finally
-        {
-            _inlineTerminationThread = 0;
-        }
-
-        _inlineTermination?.Join(InlineTerminationLimit);
-    }
+    internal void DisposeAndTerminateInline() => DisposeAndStartTermination()?.Wait(InlineTerminationLimit);
 
     /// <summary>
     /// Releases the caller's reference without waiting; if it was the last one, returns a task that completes when the
@@ -66,7 +53,7 @@ internal sealed class ContextHandle : SafeHandle
             _inlineTerminationThread = 0;
         }
 
-        return _inlineTermination is null ? null : _terminated.Task;
+        return _terminationStartedInline ? _terminated.Task : null;
     }
 
     protected override bool ReleaseHandle()
@@ -81,10 +68,7 @@ internal sealed class ContextHandle : SafeHandle
         { IsBackground = true, Name = "Net.Zmq context termination" };
         _native = handle;
         thread.Start(this);
-        if (_inlineTerminationThread == Environment.CurrentManagedThreadId)
-        {
-            _inlineTermination = thread;
-        }
+        _terminationStartedInline = _inlineTerminationThread == Environment.CurrentManagedThreadId;
 
         return true;
     }
