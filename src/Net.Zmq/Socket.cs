@@ -51,8 +51,6 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     // before libzmq queues anything.
     private int _refusedSendFlags;
 
-    private readonly bool _isDraft;
-
     /// <summary>Creates a socket of <paramref name="type"/> in <paramref name="context"/>, with the context's <see cref="Context.DefaultLinger"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="context"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="type"/> is not a <see cref="SocketType"/>.</exception>
@@ -99,7 +97,6 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
         _native = handle.DangerousGetHandle();
         Context = context;
         Type = type;
-        _isDraft = isDraft;
         _refusedSendFlags = isDraft ? (int)SendFlags.SendMore : 0;
         if (context.DefaultLingerMilliseconds >= 0)
         {
@@ -125,15 +122,15 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     public bool IsDisposed => _disposed;
 
     /// <summary>Whether this is a draft socket: thread-safe, single-part only, without the <c>ZMQ_FD</c> async waits on.</summary>
-    internal bool IsDraft => _isDraft;
+    internal bool IsDraft => IsDraftType(Type);
 
     /// <summary>Whether <see cref="SocketOption.Conflate"/> was set on this socket, which then refuses multipart sends.</summary>
-    internal bool IsConflating => !_isDraft && _refusedSendFlags != 0;
+    internal bool IsConflating => !IsDraft && _refusedSendFlags != 0;
 
     /// <summary>Tracks <see cref="SocketOption.Conflate"/> after libzmq accepted it: set, the socket refuses <see cref="SendFlags.SendMore"/>.</summary>
     internal void ConflateChanged(bool conflate)
     {
-        if (!_isDraft)
+        if (!IsDraft)
         {
             _refusedSendFlags = conflate ? (int)SendFlags.SendMore : 0;
         }
