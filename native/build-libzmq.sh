@@ -283,7 +283,7 @@ stamp_key() {
         echo "sodium-cflags=$SODIUM_CFLAGS"
         echo "sodium-configure=${SODIUM_CONFIGURE[*]}"
         echo "zmq-cmake=${ZMQ_CMAKE[*]}"
-        echo "script-sha256=$(sha256sum "$SCRIPT" "$ROOT/native/glibc-compat.c" | cut -d' ' -f1 | tr '\n' ' ')"
+        echo "script-sha256=$(sha256sum "$SCRIPT" "$ROOT/native/glibc-compat.c" "$ROOT/native/libzmq/netzmq_buffer_cache.hpp" | cut -d' ' -f1 | tr '\n' ' ')"
     } | sed "s|$ROOT|<repo>|g"
 }
 
@@ -348,9 +348,36 @@ build_sodium() {
     [ -f "$SODIUM_PREFIX/lib/libsodium.a" ] || die "no libsodium.a for $RID"
 }
 
+# libzmq's source as extracted, plus Net.Zmq's one change (native/libzmq/netzmq_buffer_cache.hpp says what and why):
+# message contents (msg.cpp) and receive batches (decoder_allocators.cpp) are allocated and freed through the cache.
+# Each edit must match exactly as often as expected, so a libzmq whose code moved stops the build instead of
+# building half-changed.
+prepare_zmq_source() {
+    ZMQ_BUILD_SRC="$RID_WORK/zmq-src"
+    rm -rf "$ZMQ_BUILD_SRC"
+    cp -a "$ZMQ_SRC" "$ZMQ_BUILD_SRC"
+    cp "$ROOT/native/libzmq/netzmq_buffer_cache.hpp" "$ZMQ_BUILD_SRC/src/"
+    local include='#include "netzmq_buffer_cache.hpp"'
+    edit_source msg.cpp 1 's/^(#include "precompiled\.hpp"\n)/$1'"$include"'\n/m'
+    edit_source msg.cpp 2 's/\bmalloc\s*\(\s*sizeof\s*\(\s*content_t\s*\)/netzmq::buffer_cache::acquire (sizeof (content_t)/g'
+    edit_source msg.cpp 2 's/\bfree\s*\(\s*_u\.lmsg\.content\s*\)/netzmq::buffer_cache::release (_u.lmsg.content)/g'
+    edit_source decoder_allocators.cpp 1 's/^(#include "precompiled\.hpp"\n)/$1'"$include"'\n/m'
+    edit_source decoder_allocators.cpp 1 's/\bstd::malloc\s*\(\s*allocationsize\s*\)/netzmq::buffer_cache::acquire (allocationsize)/g'
+    edit_source decoder_allocators.cpp 2 's/\bstd::free\s*\(\s*(_buf|buf)\s*\)/netzmq::buffer_cache::release ($1)/g'
+}
+
+# edit_source <file under src/> <expected matches> <perl substitution>
+edit_source() {
+    local file="$ZMQ_BUILD_SRC/src/$1" count
+    count=$(EDIT="$3" perl -0777 -i -ne '$n = eval "\$_ =~ $ENV{EDIT}"; die $@ if $@; print; print STDERR ($n || 0)' "$file" 2>&1 >/dev/null) \
+        || die "editing src/$1 failed: $count"
+    [ "$count" = "$2" ] || die "src/$1: '$3' matched $count times, expected $2 (has libzmq's code changed?)"
+}
+
 build_zmq() {
     local b="$RID_WORK/zmq-build"
     rm -rf "$b"; mkdir -p "$b"
+    prepare_zmq_source
     write_toolchain
     ZMQ_CMAKE_EXTRA=()
     case $RID in
@@ -365,7 +392,7 @@ build_zmq() {
     fi
     # pkg-config sees only our libsodium, never the build machine's.
     (cd "$b" && PKG_CONFIG_LIBDIR="$SODIUM_PREFIX/lib/pkgconfig" PKG_CONFIG_PATH="" \
-        cmake -S "$ZMQ_SRC" -B . "${TOOLCHAIN[@]}" \
+        cmake -S "$ZMQ_BUILD_SRC" -B . "${TOOLCHAIN[@]}" \
         -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
         -DSODIUM_INCLUDE_DIRS="$SODIUM_PREFIX/include" \
         -DSODIUM_LIBRARIES="$SODIUM_PREFIX/lib/libsodium.a" \
@@ -571,6 +598,7 @@ write_build_info() {
         echo "C++ compiler: $CXX: $("$CXX" --version | head -n1)"
         echo "$(cmake --version | head -n1)"
         echo "libsodium configure: CFLAGS=\"$SODIUM_CFLAGS\" ${SODIUM_CONFIGURE[*]}"
+        echo "Net.Zmq change: message and receive buffers recycled through native/libzmq/netzmq_buffer_cache.hpp (msg.cpp, decoder_allocators.cpp)"
         echo "libzmq cmake:"
         printf '  %s\n' "${ZMQ_CMAKE[@]}" "${ZMQ_CMAKE_EXTRA[@]}"
         echo "library: $LIBNAME ($(stat -c %s "$RID_OUT/$LIBNAME") bytes, stripped), $EXPORT_COUNT zmq_* exports"
