@@ -60,7 +60,7 @@ internal static class Suite
     public static int[] AsyncThroughputSizes => [64, 1024];
 
     /// <summary>Sync/async pairs of the async round-trip row, each of <see cref="RoundTripSamples"/> round trips.</summary>
-    public static int AsyncRoundTripPairs => 3;
+    public static int AsyncRoundTripPairs => 5;
 
     /// <summary>How long each window of the 10,000-socket row runs.</summary>
     public static TimeSpan ManySocketsWindow => TimeSpan.FromSeconds(Full ? 15 : 5);

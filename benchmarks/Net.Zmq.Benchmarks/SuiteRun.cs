@@ -68,7 +68,7 @@ internal static class SuiteRun
 
         Console.WriteLine("==> round trips");
         latency.AddRange(RoundTrips(baseline));
-        InterleavedResults paired = AsyncRows(interleaved, parkedReceives: true);
+        InterleavedResults paired = AsyncRows(interleaved, baseline, parkedReceives: true);
         Console.WriteLine("==> Workstation GC subset (child process)");
         IReadOnlyList<ThroughputResult> workstation = RunWorkstationChild(args, results);
 
@@ -101,7 +101,7 @@ internal static class SuiteRun
         bool asyncRows = !args.Contains("--no-async");
         NativePhase phase = NativeInterleaved(native);
         InterleavedResults paired = asyncRows
-            ? AsyncRows(phase, parkedReceives: false)
+            ? AsyncRows(phase, native is null ? null : new NativeBaseline(Path.GetFullPath(native)), parkedReceives: false)
             : new InterleavedResults(phase.Default, [], null, null, null, phase.NoTrim, phase.NoTrimNote);
         string command = $"Net.Zmq.Benchmarks interleaved{(native is null ? "" : " --native " + native)}{(Suite.Full ? " --full" : "")}{(asyncRows ? "" : " --no-async")}";
         string markdown = new MarkdownReport(Environment(command, native is not null, stopwatch.Elapsed), [], [], [], paired).Write();
@@ -116,12 +116,16 @@ internal static class SuiteRun
         return 0;
     }
 
-    /// <summary>Issue 5's measurements alone: the async round trips and the parked receives, printed as the report's async section.</summary>
+    /// <summary>
+    /// Issue 5's measurements alone: the async round trips (with --native, alternating with native C's too) and the
+    /// parked receives, printed as the report's async section.
+    /// </summary>
     public static int RunAsyncOnly(string[] args)
     {
         Suite.Full = args.Contains("--full");
         var stopwatch = Stopwatch.StartNew();
-        AsyncRoundTripResult trips = AsyncRoundTrips.Measure();
+        string? native = Option(args, "--native");
+        AsyncRoundTripResult trips = AsyncRoundTrips.Measure(native is null ? null : new NativeBaseline(Path.GetFullPath(native)));
         ParkedReceivesResult parked = ParkedReceivesResult.Measure(receives: 1000, duration: TimeSpan.FromSeconds(5));
         var paired = new InterleavedResults([], [], trips, parked, null);
         Console.WriteLine(new MarkdownReport(Environment("Net.Zmq.Benchmarks async", false, stopwatch.Elapsed), [], [], [], paired).Write());
@@ -166,12 +170,12 @@ internal static class SuiteRun
         return new(results, noTrim, note);
     }
 
-    private static InterleavedResults AsyncRows(NativePhase interleaved, bool parkedReceives)
+    private static InterleavedResults AsyncRows(NativePhase interleaved, NativeBaseline? native, bool parkedReceives)
     {
         Console.WriteLine("==> async / blocking throughput, interleaved (PUSH to PULL)");
         List<PairedSeries> asyncThroughput = PushPullThroughput.Measure();
-        Console.WriteLine("==> async round trips, alternating with sync");
-        AsyncRoundTripResult trips = AsyncRoundTrips.Measure();
+        Console.WriteLine($"==> async round trips, alternating with sync{(native is null ? "" : " and native C")}");
+        AsyncRoundTripResult trips = AsyncRoundTrips.Measure(native);
         ParkedReceivesResult? parked = null;
         if (parkedReceives)
         {

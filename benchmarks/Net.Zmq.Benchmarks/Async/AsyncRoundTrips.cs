@@ -11,15 +11,18 @@ namespace Net.Zmq.Benchmarks;
 /// server is the same for all three: Net.Zmq with a blocking receive on a dedicated thread, so the rows differ only in
 /// the client. The two Net.Zmq clients alternate (sync, async, sync, async, ...: <see cref="Suite.AsyncRoundTripPairs"/>
 /// pairs of <see cref="Suite.RoundTripSamples"/> round trips each), so each async/sync ratio compares runs taken
-/// seconds apart; NetMQ runs once, after them. The measured lambdas use the pooling builder, so the harness's own
-/// state machines are not counted as the libraries' allocations.
+/// seconds apart; NetMQ runs once, after them. With the native C program, each pair also runs its DEALER/ROUTER echo
+/// (client and echo thread in C, the same shape as the sync client and this server), the order of the three turning
+/// by one place from pair to pair, so the blocking round trip is compared with native C seconds apart too. The
+/// measured lambdas use the pooling builder, so the harness's own state machines are not counted as the libraries'
+/// allocations.
 /// </summary>
 internal static class AsyncRoundTrips
 {
     public const string Scenario = "Async round trip";
     public const int Size = 64;
 
-    public static AsyncRoundTripResult Measure()
+    public static AsyncRoundTripResult Measure(NativeBaseline? native)
     {
         using var context = new Context { DefaultLinger = TimeSpan.Zero };
         using var server = new Socket(context, SocketType.Router);
@@ -30,6 +33,7 @@ internal static class AsyncRoundTrips
 
         var sync = new List<LatencyResult>();
         var async = new List<LatencyResult>();
+        var nativeRuns = new List<LatencyResult>();
         byte[] payload = new byte[Size];
         byte[] reply = new byte[Size];
         // Two clients: once a socket has been used asynchronously its blocking calls take the async path's lock, so
@@ -39,21 +43,35 @@ internal static class AsyncRoundTrips
         {
             client.Connect(endpoint);
             asyncClient.Connect(endpoint);
-            for (int pair = 0; pair < Suite.AsyncRoundTripPairs; pair++)
-            {
-                sync.Add(RoundTripRunner.MeasureAsync(Scenario, "Net.Zmq sync", Size, () =>
+            List<Action> runs =
+            [
+                () => sync.Add(RoundTripRunner.MeasureAsync(Scenario, "Net.Zmq sync", Size, () =>
                 {
                     client.Send(payload);
                     client.Recv(reply);
                     return ValueTask.CompletedTask;
-                }, rounds: 1).GetAwaiter().GetResult());
-                async.Add(Task.Run(() => RoundTripRunner.MeasureAsync(Scenario, "Net.Zmq async", Size, [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))] async ValueTask () =>
+                }, rounds: 1).GetAwaiter().GetResult()),
+                () => async.Add(Task.Run(() => RoundTripRunner.MeasureAsync(Scenario, "Net.Zmq async", Size, [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))] async ValueTask () =>
                 {
                     await asyncClient.SendAsync(payload.AsMemory()).ConfigureAwait(false);
                     await asyncClient.RecvAsync(reply.AsMemory()).ConfigureAwait(false);
-                }, rounds: 1)).GetAwaiter().GetResult());
+                }, rounds: 1)).GetAwaiter().GetResult()),
+            ];
+            if (native is not null)
+            {
+                runs.Add(() => nativeRuns.Add(native.RoundTrip(Scenario, "dealer-router", Size, rounds: 1)));
+            }
+
+            for (int pair = 0; pair < Suite.AsyncRoundTripPairs; pair++)
+            {
+                for (int i = 0; i < runs.Count; i++)
+                {
+                    runs[(i + pair) % runs.Count]();
+                }
+
                 Console.WriteLine($"    pair {pair + 1}: sync p50 {Units.Duration(sync[^1].P50)} p99 {Units.Duration(sync[^1].P99)}, " +
-                                  $"async p50 {Units.Duration(async[^1].P50)} p99 {Units.Duration(async[^1].P99)}");
+                                  $"async p50 {Units.Duration(async[^1].P50)} p99 {Units.Duration(async[^1].P99)}" +
+                                  (native is null ? "" : $", native C p50 {Units.Duration(nativeRuns[^1].P50)} p99 {Units.Duration(nativeRuns[^1].P99)}"));
             }
         }
 
@@ -75,7 +93,7 @@ internal static class AsyncRoundTrips
         NetMQConfig.Cleanup(block: false);
         context.Shutdown();
         echo.Join();
-        return new AsyncRoundTripResult(sync, async, netMq);
+        return new AsyncRoundTripResult(sync, async, netMq, nativeRuns);
     }
 
     private static void Echo(Socket server)

@@ -20,12 +20,12 @@ internal sealed class NativeBaseline(string executable)
         return new ThroughputResult("Native", Name, size, mean, stdDev, null, 0, 0, 0, "-");
     }
 
-    /// <summary>REQ/REP ("req-rep") or DEALER/ROUTER ("dealer-router") echo round trips.</summary>
-    public LatencyResult RoundTrip(string scenario, string pattern, int size)
+    /// <summary>REQ/REP ("req-rep") or DEALER/ROUTER ("dealer-router") echo round trips: 1,000 warm-ups, then <paramref name="rounds"/> (by default <see cref="Suite.RoundTripRounds"/>) of <see cref="Suite.RoundTripSamples"/>.</summary>
+    public LatencyResult RoundTrip(string scenario, string pattern, int size, int? rounds = null)
     {
-        int rounds = Suite.RoundTripRounds;
-        double[] samples = Run($"roundtrip {pattern} {size} 1000 {Suite.RoundTripSamples * rounds}", 3);
-        return LatencyResult.FromSamples(scenario, Name, size, samples, rounds, null);
+        int roundCount = rounds ?? Suite.RoundTripRounds;
+        double[] samples = Run($"roundtrip {pattern} {size} 1000 {Suite.RoundTripSamples * roundCount}", 3);
+        return LatencyResult.FromSamples(scenario, Name, size, samples, roundCount, null);
     }
 
     private double[] Run(string arguments, int headerFields)

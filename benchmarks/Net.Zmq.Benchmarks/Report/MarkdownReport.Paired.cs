@@ -138,28 +138,39 @@ internal sealed partial class MarkdownReport
              "(Net.Zmq, blocking receive on its own thread) for every client. Net.Zmq sync (`Send`/`Recv` on its own socket) and async " +
              $"(`SendAsync`/`RecvAsync`) alternate: {trips.Sync.Count} pairs of {Suite.RoundTripSamples:N0} timed round trips each, after 1,000 " +
              "warm-up round trips per run; NetMQ's async client runs once after them (three rounds). CPU/round trip: the process's user + system " +
-             "time over the timed round trips (server thread included) ÷ round trips. Allocated counts all threads' managed bytes per round trip.");
+             "time over the timed round trips (server thread included) ÷ round trips. Allocated counts all threads' managed bytes per round trip." +
+             (trips.Native.Count == 0 ? "" :
+                 " Each pair also runs the native C program's DEALER/ROUTER echo (its client and echo thread in C, a process of its own, 1,000 " +
+                 "warm-ups, the same number of timed round trips); the order of the three turns by one place from pair to pair."));
         Line();
         Line("| Pair | Client | Mean | p50 | p90 | p99 | CPU/round trip | Allocated/op |");
         Line("|---:|---|---:|---:|---:|---:|---:|---:|");
         for (int i = 0; i < trips.Sync.Count; i++)
         {
+            if (i < trips.Native.Count)
+            {
+                RoundTripRow($"{i + 1}", trips.Native[i]);
+            }
+
             RoundTripRow($"{i + 1}", trips.Sync[i]);
             RoundTripRow($"{i + 1}", trips.Async[i]);
         }
 
         RoundTripRow("-", trips.NetMq);
         Line();
-        Line("| Pair | async/sync p50 | async/sync p99 | async/sync CPU per round trip |");
-        Line("|---:|---:|---:|---:|");
+        bool native = trips.Native.Count > 0;
+        Line("| Pair | async/sync p50 | async/sync p99 | async/sync CPU per round trip |" + (native ? " sync/native C p50 | sync/native C p99 |" : ""));
+        Line("|---:|---:|---:|---:|" + (native ? "---:|---:|" : ""));
         double[] cpu = [.. trips.Async.Zip(trips.Sync, (a, s) => (a.CpuPerOperation ?? double.NaN) / (s.CpuPerOperation ?? double.NaN))];
         for (int i = 0; i < trips.Sync.Count; i++)
         {
-            Line($"| {i + 1} | {Units.Number(trips.P50Ratios[i], "F3")} | {Units.Number(trips.P99Ratios[i], "F3")} | {Units.Number(cpu[i], "F3")} |");
+            Line($"| {i + 1} | {Units.Number(trips.P50Ratios[i], "F3")} | {Units.Number(trips.P99Ratios[i], "F3")} | {Units.Number(cpu[i], "F3")} |" +
+                 (native ? $" {Units.Number(trips.SyncToNativeP50Ratios[i], "F3")} | {Units.Number(trips.SyncToNativeP99Ratios[i], "F3")} |" : ""));
         }
 
         Line($"| median | {Units.Number(PairedSeries.Median(trips.P50Ratios), "F3")} | {Units.Number(PairedSeries.Median(trips.P99Ratios), "F3")} | " +
-             $"{Units.Number(PairedSeries.Median(cpu), "F3")} |");
+             $"{Units.Number(PairedSeries.Median(cpu), "F3")} |" +
+             (native ? $" {Units.Number(PairedSeries.Median(trips.SyncToNativeP50Ratios), "F3")} | {Units.Number(PairedSeries.Median(trips.SyncToNativeP99Ratios), "F3")} |" : ""));
         double syncP50 = PairedSeries.Median(trips.Sync.Select(r => r.P50));
         Line();
         Line($"NetMQ async p50 against the median sync p50: {Units.Number(trips.NetMq.P50 / syncP50)}x.");

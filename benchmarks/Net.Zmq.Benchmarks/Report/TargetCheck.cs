@@ -30,6 +30,13 @@ internal static class TargetCheck
                 $"{Units.Number(median, "F3")} (pairs: {string.Join(", ", ratios.Select(r => Units.Number(r, "F3")))})", median <= limit);
         }
 
+        if (trips.SyncToNativeP50Ratios is { Length: > 0 } toNative)
+        {
+            double median = PairedSeries.Median(toNative);
+            yield return ($"Blocking round trip p50 ≤ 1.03× native C p50, DEALER to ROUTER {AsyncRoundTrips.Size} B (median of {toNative.Length} alternating pairs)",
+                $"{Units.Number(median, "F3")} (pairs: {string.Join(", ", toNative.Select(r => Units.Number(r, "F3")))})", median <= 1.03);
+        }
+
         var allocated = trips.Async.Select(r => r.AllocatedPerOperation).ToList();
         yield return ("0 B allocated per async round trip",
             allocated.Any(a => a is null) ? "n/a (counter went backwards)" : "max " + Units.Bytes(allocated.Max()!.Value),
