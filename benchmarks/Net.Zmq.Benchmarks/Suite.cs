@@ -59,7 +59,7 @@ internal static class Suite
     /// <summary>The sizes of the async PUSH/PULL throughput row.</summary>
     public static int[] AsyncThroughputSizes => [64, 1024];
 
-    /// <summary>Sync/async pairs of the async round-trip row, each of <see cref="RoundTripSamples"/> round trips.</summary>
+    /// <summary>Pairs of the alternating round-trip row (native C when given, sync, async), each run of <see cref="RoundTripSamples"/> round trips.</summary>
     public static int AsyncRoundTripPairs => 5;
 
     /// <summary>How long each window of the 10,000-socket row runs.</summary>

@@ -48,7 +48,7 @@ internal static class SuiteRun
         var stopwatch = Stopwatch.StartNew();
         var throughput = new List<ThroughputResult>();
         var latency = new List<LatencyResult>();
-        NativeBaseline? baseline = native is null ? null : new NativeBaseline(Path.GetFullPath(native));
+        NativeBaseline? baseline = Baseline(native);
         NativePhase interleaved = NativeInterleaved(native);
 
         if (baseline is not null)
@@ -101,7 +101,7 @@ internal static class SuiteRun
         bool asyncRows = !args.Contains("--no-async");
         NativePhase phase = NativeInterleaved(native);
         InterleavedResults paired = asyncRows
-            ? AsyncRows(phase, native is null ? null : new NativeBaseline(Path.GetFullPath(native)), parkedReceives: false)
+            ? AsyncRows(phase, Baseline(native), parkedReceives: false)
             : new InterleavedResults(phase.Default, [], null, null, null, phase.NoTrim, phase.NoTrimNote);
         string command = $"Net.Zmq.Benchmarks interleaved{(native is null ? "" : " --native " + native)}{(Suite.Full ? " --full" : "")}{(asyncRows ? "" : " --no-async")}";
         string markdown = new MarkdownReport(Environment(command, native is not null, stopwatch.Elapsed), [], [], [], paired).Write();
@@ -124,8 +124,7 @@ internal static class SuiteRun
     {
         Suite.Full = args.Contains("--full");
         var stopwatch = Stopwatch.StartNew();
-        string? native = Option(args, "--native");
-        AsyncRoundTripResult trips = AsyncRoundTrips.Measure(native is null ? null : new NativeBaseline(Path.GetFullPath(native)));
+        AsyncRoundTripResult trips = AsyncRoundTrips.Measure(Baseline(Option(args, "--native")));
         ParkedReceivesResult parked = ParkedReceivesResult.Measure(receives: 1000, duration: TimeSpan.FromSeconds(5));
         var paired = new InterleavedResults([], [], trips, parked, null);
         Console.WriteLine(new MarkdownReport(Environment("Net.Zmq.Benchmarks async", false, stopwatch.Elapsed), [], [], [], paired).Write());
@@ -149,6 +148,9 @@ internal static class SuiteRun
 
     /// <summary>Both passes of the interleaved native phase: as the process runs, and with glibc's heap trimming held off.</summary>
     private sealed record NativePhase(List<PairedSeries> Default, List<PairedSeries> NoTrim, string? NoTrimNote);
+
+    /// <summary>The native C program at <paramref name="path"/> (--native), or null when none was given.</summary>
+    private static NativeBaseline? Baseline(string? path) => path is null ? null : new NativeBaseline(Path.GetFullPath(path));
 
     private static NativePhase NativeInterleaved(string? native)
     {
