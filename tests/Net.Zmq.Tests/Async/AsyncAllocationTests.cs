@@ -7,7 +7,7 @@ namespace Net.Zmq.Tests.Async;
 /// In steady state an async round trip with a reused Message or buffer allocates nothing. Continuations hop between
 /// threads, so the whole process is measured (GC.GetTotalAllocatedBytes), alone in its collection.
 /// </summary>
-[Collection(AsyncMeasurementCollection.Name)]
+[Collection(ProcessMeasurementCollection.Name)]
 public sealed class AsyncAllocationTests(ITestOutputHelper output)
 {
     private const int WarmUp = 1000;

@@ -5,7 +5,7 @@ using Xunit.Abstractions;
 namespace Net.Zmq.Tests.Async;
 
 /// <summary>Cancelling a parked operation ends it promptly, consumes or queues nothing, and leaves the socket usable.</summary>
-[Collection(AsyncMeasurementCollection.Name)]
+[Collection(ProcessMeasurementCollection.Name)]
 public sealed class CancellationTests(ITestOutputHelper output)
 {
     private const int Samples = 21;

@@ -8,7 +8,7 @@ namespace Net.Zmq.Tests.Async;
 /// A thousand parked receives cost no CPU and no threads: the reactor's threads sleep in epoll_wait until a descriptor
 /// signals, and no thread is held per operation.
 /// </summary>
-[Collection(AsyncMeasurementCollection.Name)]
+[Collection(ProcessMeasurementCollection.Name)]
 public sealed class IdleParkedReceivesTests(ITestOutputHelper output)
 {
     private const int Parked = 1000;

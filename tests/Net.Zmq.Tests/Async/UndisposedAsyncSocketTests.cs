@@ -7,7 +7,7 @@ namespace Net.Zmq.Tests.Async;
 /// A socket used asynchronously and then dropped without Dispose is collected, its native socket closed by the
 /// finalizers, like a socket never used asynchronously: the reactor must not keep it alive.
 /// </summary>
-[Collection(AsyncMeasurementCollection.Name)]
+[Collection(ProcessMeasurementCollection.Name)]
 public sealed class UndisposedAsyncSocketTests
 {
     private const int Sockets = 50;

@@ -7,6 +7,7 @@ using Xunit.Abstractions;
 namespace Net.Zmq.Tests.Messages;
 
 /// <summary>A message nobody disposed is released by its finalizer: dropping received messages does not leak.</summary>
+[Collection(ProcessMeasurementCollection.Name)]
 public class DroppedMessageTests(ITestOutputHelper output)
 {
     private const int Count = 20_000;
