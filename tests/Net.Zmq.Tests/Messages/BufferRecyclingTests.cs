@@ -1,3 +1,4 @@
+using System.Runtime.InteropServices;
 using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Messages;
@@ -149,11 +150,11 @@ public class BufferRecyclingTests
         for (int i = 0; i < sizes.Length; i++)
         {
             byte[] bytes = InlineAndLargeFrameTests.Pattern(sizes[i], seed: i);
-            nint data = System.Runtime.InteropServices.Marshal.AllocHGlobal(bytes.Length);
-            System.Runtime.InteropServices.Marshal.Copy(bytes, 0, data, bytes.Length);
+            nint data = Marshal.AllocHGlobal(bytes.Length);
+            Marshal.Copy(bytes, 0, data, bytes.Length);
             using (var outgoing = new Message(data, bytes.Length, released =>
             {
-                System.Runtime.InteropServices.Marshal.FreeHGlobal(released);
+                Marshal.FreeHGlobal(released);
                 Interlocked.Increment(ref freed);
             }))
             {
