@@ -1,4 +1,5 @@
 using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
 using System.Text;
 using Net.Zmq.Internal;
 using Net.Zmq.Interop;
@@ -19,6 +20,7 @@ public sealed partial class Socket
     /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
     /// <exception cref="ContextTerminatedException">The context was shut down.</exception>
     /// <exception cref="ZmqException">ENOTSUP (this socket type cannot receive), EFSM (out of turn), EAGAIN after ReceiveTimeout, ...</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public unsafe int Recv(Span<byte> buffer, RecvFlags flags = RecvFlags.None)
     {
         fixed (byte* p = buffer)
@@ -55,6 +57,7 @@ public sealed partial class Socket
     /// the code compiles as safe C#. Consume the bytes before the next call, or keep a copy: <c>message.ToArray()</c>
     /// or <c>message.Data.ToArray()</c>. Never store the span, or a pointer taken from it, beyond that point.</remarks>
     /// <exception cref="ObjectDisposedException">The socket or the message was disposed.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool Recv(Message message, RecvFlags flags = RecvFlags.None) => ReceiveMessage(message, flags, NoDeadline);
 
     /// <summary>Receives one frame into a new <see cref="Message"/>, blocking until it arrives. The caller owns the message: dispose it.</summary>
@@ -116,6 +119,7 @@ public sealed partial class Socket
     /// <summary>Receives one frame as UTF-8 text without blocking; false (and null) when none was waiting.</summary>
     public unsafe bool TryRecvString([NotNullWhen(true)] out string? text) => TryRecvCopy(out text, RecvFlags.DontWait, NoDeadline, &DecodeUtf8);
 
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private unsafe bool ReceiveMessage(Message message, RecvFlags flags, long deadline)
     {
         ArgumentNullException.ThrowIfNull(message);
@@ -157,6 +161,7 @@ public sealed partial class Socket
     private static byte[] CopyBytes(ReadOnlySpan<byte> bytes) => bytes.ToArray();
 
     /// <summary>Receives into a message that does not move (a local or pinned one).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private unsafe bool ReceiveInto(ZmqMsg* msg, RecvFlags flags, long deadline = NoDeadline)
     {
         int callFlags = CallFlags((int)flags, deadline);
@@ -172,6 +177,7 @@ public sealed partial class Socket
         return true;
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private unsafe int RecvCore(byte* buffer, int length, RecvFlags flags, long deadline = NoDeadline)
     {
         int callFlags = CallFlags((int)flags, deadline);

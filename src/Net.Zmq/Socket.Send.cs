@@ -16,6 +16,7 @@ public sealed partial class Socket
     /// <exception cref="ContextTerminatedException">The context was shut down.</exception>
     /// <exception cref="ArgumentException"><see cref="SendFlags.SendMore"/> on a draft socket (<see cref="SocketType.Server"/>, ...), which takes single-part messages only.</exception>
     /// <exception cref="ZmqException">ENOTSUP (this socket type cannot send), EFSM (out of turn), EHOSTUNREACH, EAGAIN after SendTimeout, ...</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public unsafe bool Send(ReadOnlySpan<byte> data, SendFlags flags = SendFlags.None)
     {
         fixed (byte* p = data)
@@ -61,6 +62,7 @@ public sealed partial class Socket
     /// <exception cref="InvalidOperationException">The message was sent already and not filled again since (received into, rebuilt, copied into): it is empty.</exception>
     /// <exception cref="ArgumentException"><see cref="SendFlags.SendMore"/> on a draft socket, which takes single-part messages only.</exception>
     /// <exception cref="ZmqException">EHOSTUNREACH: a <see cref="SocketType.Server"/> or <see cref="SocketType.Peer"/> has no peer with the message's <see cref="Message.RoutingId"/>; and as for the other overloads.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool Send(Message message, SendFlags flags = SendFlags.None) => SendMessage(message, flags, NoDeadline);
 
     /// <summary>Sends the UTF-8 bytes of <paramref name="text"/>, encoded on the stack or into a pooled array.</summary>
@@ -88,6 +90,7 @@ public sealed partial class Socket
         }
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private unsafe bool SendMessage(Message message, SendFlags flags, long deadline)
     {
         ArgumentNullException.ThrowIfNull(message);
@@ -110,6 +113,7 @@ public sealed partial class Socket
         return true;
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private unsafe bool SendCore(byte* data, int length, SendFlags flags, long deadline = NoDeadline)
     {
         ThrowIfRefused(flags);

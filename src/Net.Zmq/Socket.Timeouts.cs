@@ -1,4 +1,5 @@
 using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using Net.Zmq.Internal;
 using Net.Zmq.Interop;
@@ -197,6 +198,7 @@ public sealed partial class Socket
     /// After libzmq refused a send or receive made with <paramref name="callFlags"/>: true to try again. Without a
     /// deadline the errno policy decides (<see cref="ContinueAfterFailure"/>); with one, <see cref="WaitAfterFailure"/>.
     /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
     private bool RetryAfterFailure(nint socket, int callFlags, Direction direction, long deadline) =>
         deadline == NoDeadline ? ContinueAfterFailure(callFlags, direction) : WaitAfterFailure(socket, direction, deadline);
 
