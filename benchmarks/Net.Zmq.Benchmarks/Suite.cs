@@ -51,16 +51,18 @@ internal static class Suite
     public static int InterleavedMaxPairs => 60;
 
     /// <summary>
-    /// Messages per interleaved run, the same for every side: at least <see cref="MessageCount"/> and at least 6.4 MB
-    /// of payload, so that a 64-byte run (100,000 messages) lasts tens of milliseconds instead of a few.
+    /// Messages per interleaved run, the same for every side: at least 6.4 MB of payload, so that a 64-byte run (100,000
+    /// messages) lasts tens of milliseconds instead of a few; <see cref="MessageCount"/>, or 128 MB of payload when that
+    /// is fewer messages (2,048 at 64 KB, 512 at 256 KB), so that the large sizes also run tens of milliseconds, and
+    /// their time budget holds enough pairs to resolve 3%.
     /// </summary>
-    public static int InterleavedMessages(int size) => Math.Max(MessageCount, 6_400_000 / size);
+    public static int InterleavedMessages(int size) => Math.Max(6_400_000 / size, Math.Min(MessageCount, 134_217_728 / size));
 
     /// <summary>The sizes of the async PUSH/PULL throughput row.</summary>
     public static int[] AsyncThroughputSizes => [64, 1024];
 
     /// <summary>Pairs of the alternating round-trip row (native C when given, sync, async), each run of <see cref="RoundTripSamples"/> round trips.</summary>
-    public static int AsyncRoundTripPairs => 5;
+    public static int AsyncRoundTripPairs => 15;
 
     /// <summary>How long each window of the 10,000-socket row runs.</summary>
     public static TimeSpan ManySocketsWindow => TimeSpan.FromSeconds(Full ? 15 : 5);

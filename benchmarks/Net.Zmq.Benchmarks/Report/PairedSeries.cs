@@ -38,27 +38,30 @@ internal sealed record PairedSeries(
 
     public double MedianRatio => Median(Ratios);
 
-    /// <summary>
-    /// A distribution-free confidence interval of the median ratio: the k-th smallest and k-th largest pair ratios,
-    /// with the largest k whose coverage (given as a fraction) is at least 90%; with 5 pairs that is the whole range.
-    /// </summary>
-    public (double Low, double High, double Coverage) MedianInterval
-    {
-        get
-        {
-            double[] sorted = [.. Ratios.Order()];
-            int n = sorted.Length, k = 1;
-            while (k < n / 2 && Coverage(n, k + 1) >= 0.9)
-            {
-                k++;
-            }
-
-            return (sorted[k - 1], sorted[n - k], Coverage(n, k));
-        }
-    }
+    /// <summary>The <see cref="Interval"/> of the median ratio.</summary>
+    public (double Low, double High, double Coverage) MedianInterval => Interval(Ratios);
 
     /// <summary>Whether the interval of the median is narrow enough (±3% or less) to judge a 3% target.</summary>
-    public bool Resolves3Percent => MedianInterval is var (low, high, _) && (high - low) / 2 <= 0.03;
+    public bool Resolves3Percent => Resolves3(MedianInterval);
+
+    /// <summary>
+    /// A distribution-free confidence interval of the median of <paramref name="ratios"/>: the k-th smallest and k-th
+    /// largest, with the largest k whose coverage (given as a fraction) is at least 90%; with 5 pairs that is the whole range.
+    /// </summary>
+    public static (double Low, double High, double Coverage) Interval(IEnumerable<double> ratios)
+    {
+        double[] sorted = [.. ratios.Order()];
+        int n = sorted.Length, k = 1;
+        while (k < n / 2 && Coverage(n, k + 1) >= 0.9)
+        {
+            k++;
+        }
+
+        return (sorted[k - 1], sorted[n - k], Coverage(n, k));
+    }
+
+    /// <summary>Whether an <see cref="Interval"/> is within ±3%.</summary>
+    public static bool Resolves3((double Low, double High, double Coverage) interval) => (interval.High - interval.Low) / 2 <= 0.03;
 
     private double Rate(double ns) => Messages / (ns / 1e9);
 

@@ -33,14 +33,22 @@ internal static class TargetCheck
         if (trips.SyncToNativeP50Ratios is { Length: > 0 } toNative)
         {
             double median = PairedSeries.Median(toNative);
+            var interval = PairedSeries.Interval(toNative);
             yield return ($"Blocking round trip p50 ≤ 1.03× native C p50, DEALER to ROUTER {AsyncRoundTrips.Size} B (median of {toNative.Length} alternating pairs)",
-                $"{Units.Number(median, "F3")} (pairs: {string.Join(", ", toNative.Select(r => Units.Number(r, "F3")))})", median <= 1.03);
+                $"{Units.Number(median, "F3")} (interval {Units.Number(interval.Low, "F3")}–{Units.Number(interval.High, "F3")}, " +
+                $"{(PairedSeries.Resolves3(interval) ? "resolves" : "does not resolve")} 3%; pairs: {string.Join(", ", toNative.Select(r => Units.Number(r, "F3")))})",
+                median <= 1.03);
         }
 
+        // All threads are counted, so a runtime background allocation can land in a run; an allocation per round trip
+        // (24 B at the least) would put every run at 24 B per round trip or more, so the target is judged on the median
+        // run and on every run staying under 1 B per round trip.
         var allocated = trips.Async.Select(r => r.AllocatedPerOperation).ToList();
-        yield return ("0 B allocated per async round trip",
-            allocated.Any(a => a is null) ? "n/a (counter went backwards)" : "max " + Units.Bytes(allocated.Max()!.Value),
-            allocated.Any(a => a is null) ? null : allocated.All(a => a == 0));
+        yield return ("0 B allocated per async round trip (median run 0 B, and no run at 1 B per round trip or more)",
+            allocated.Any(a => a is null) ? "n/a (counter went backwards)" :
+                $"{allocated.Count(a => a == 0)} of {allocated.Count} runs 0 B; max {Units.Bytes(allocated.Max()!.Value)} per round trip " +
+                $"({Units.Bytes(allocated.Max()!.Value * Suite.RoundTripSamples)} in that run)",
+            allocated.Any(a => a is null) ? null : PairedSeries.Median(allocated.Select(a => a!.Value)) == 0 && allocated.Max() < 1);
     }
 
 
