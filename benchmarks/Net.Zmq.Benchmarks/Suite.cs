@@ -64,6 +64,13 @@ internal static class Suite
     /// <summary>Pairs of the alternating round-trip row (native C when given, sync, async), each run of <see cref="RoundTripSamples"/> round trips.</summary>
     public static int AsyncRoundTripPairs => 15;
 
+    /// <summary>
+    /// How long the process idles before each run of the alternating round-trip row. On a VM, how fast a sleeping thread
+    /// is woken depends on how busy the virtual CPUs were just before; without the gap a sync run that followed an
+    /// async one within two runs got a p50 near half that of one that did not, so a run's figure depended on its place.
+    /// </summary>
+    public static TimeSpan RoundTripIdleGap => TimeSpan.FromMilliseconds(500);
+
     /// <summary>How long each window of the 10,000-socket row runs.</summary>
     public static TimeSpan ManySocketsWindow => TimeSpan.FromSeconds(Full ? 15 : 5);
 }

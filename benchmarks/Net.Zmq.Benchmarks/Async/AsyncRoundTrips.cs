@@ -11,7 +11,7 @@ namespace Net.Zmq.Benchmarks;
 /// server is the same for all three: Net.Zmq with a blocking receive on a dedicated thread, so the rows differ only in
 /// the client. The two Net.Zmq clients alternate (sync, async, sync, async, ...: <see cref="Suite.AsyncRoundTripPairs"/>
 /// pairs of <see cref="Suite.RoundTripSamples"/> round trips each), so each async/sync ratio compares runs taken
-/// seconds apart; NetMQ runs once, after them. With the native C program, each pair also runs its DEALER/ROUTER echo
+/// seconds apart, each after <see cref="Suite.RoundTripIdleGap"/> of idleness; NetMQ runs once, after them. With the native C program, each pair also runs its DEALER/ROUTER echo
 /// (client and echo thread in C, the same shape as the sync client and this server), the order of the three turning
 /// by one place from pair to pair, so the blocking round trip is compared with native C seconds apart too. The
 /// measured lambdas use the pooling builder, so the harness's own state machines are not counted as the libraries'
@@ -66,6 +66,7 @@ internal static class AsyncRoundTrips
             {
                 for (int i = 0; i < runs.Count; i++)
                 {
+                    Thread.Sleep(Suite.RoundTripIdleGap);
                     runs[(i + pair) % runs.Count]();
                 }
 

@@ -141,7 +141,8 @@ internal sealed partial class MarkdownReport
              "time over the timed round trips (server thread included) ÷ round trips. Allocated counts all threads' managed bytes per round trip." +
              (trips.Native.Count == 0 ? "" :
                  " Each pair also runs the native C program's DEALER/ROUTER echo (its client and echo thread in C, a process of its own, 1,000 " +
-                 "warm-ups, the same number of timed round trips); the order of the three turns by one place from pair to pair."));
+                 "warm-ups, the same number of timed round trips); the order of the three turns by one place from pair to pair.") +
+             $" Before each run the process idles {Suite.RoundTripIdleGap.TotalMilliseconds:F0} ms, so no run inherits how busy the CPUs were in the run before it.");
         Line();
         Line("| Pair | Client | Mean | p50 | p90 | p99 | CPU/round trip | Allocated/op |");
         Line("|---:|---|---:|---:|---:|---:|---:|---:|");
