@@ -1,8 +1,9 @@
 namespace Net.Zmq.Benchmarks;
 
 /// <summary>
-/// The CPU time of Net.Zmq's reactor threads (the threads named "Net.Zmq reactor"), read from /proc/self/task. It
-/// includes the continuations they ran themselves (the code after an await they completed), which is user code.
+/// The CPU time of Net.Zmq's reactor threads (the threads named "Net.Zmq reactor"), read from /proc/self/task. With
+/// inline continuations on, it includes the continuations they ran themselves (the code after an await they
+/// completed), which is user code; by default those run on the thread pool.
 /// </summary>
 internal static class ReactorThread
 {
@@ -21,18 +22,31 @@ internal static class ReactorThread
         bool found = false;
         foreach (string task in Directory.EnumerateDirectories("/proc/self/task"))
         {
-            if (File.ReadAllText(Path.Combine(task, "comm")).Trim() != "Net.Zmq reactor")
+            // A thread that exits while the list is read (a thread-pool thread retiring) leaves no files to read.
+            if (Read(task, "comm")?.Trim() != "Net.Zmq reactor" || Read(task, "stat") is not { } stat)
             {
                 continue;
             }
 
             // Fields after the parenthesised name: state is field 3, utime 14 and stime 15.
-            string stat = File.ReadAllText(Path.Combine(task, "stat"));
             string[] fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
             ticks += long.Parse(fields[11]) + long.Parse(fields[12]);
             found = true;
         }
 
         return found ? TimeSpan.FromSeconds(ticks / TicksPerSecond) : null;
+    }
+
+    /// <summary>A file of a thread's /proc directory, or null when the thread has exited.</summary>
+    private static string? Read(string task, string file)
+    {
+        try
+        {
+            return File.ReadAllText(Path.Combine(task, file));
+        }
+        catch (IOException)
+        {
+            return null;
+        }
     }
 }
