@@ -15,9 +15,10 @@ namespace Net.Zmq;
 /// one in the same direction before the first completed throws <see cref="InvalidOperationException"/>.
 /// </summary>
 /// <remarks>
-/// <para>The code after an <c>await</c> of a parked operation resumes on the reactor thread that completed it, while
-/// another one goes on waiting, or on the thread pool (or on the captured <see cref="SynchronizationContext"/>, as
-/// usual for <c>await</c>); never inside a libzmq call or the socket's gate. Move long or blocking work off with
+/// <para>The code after an <c>await</c> of a parked operation resumes on the thread pool (or on the captured
+/// <see cref="SynchronizationContext"/>, as usual for <c>await</c>), or, with the AppContext switch
+/// <c>Net.Zmq.Async.InlineContinuations</c> on, on the reactor thread that completed it while another one goes on
+/// waiting; never inside a libzmq call or the socket's gate. Move long or blocking work off with
 /// <c>Task.Run</c>.</para>
 /// <para>Once a socket has been used asynchronously, its synchronous calls are serialised with the asynchronous ones,
 /// never interleaved inside libzmq: a blocking <see cref="Recv(Span{byte}, RecvFlags)"/> holds the socket until it

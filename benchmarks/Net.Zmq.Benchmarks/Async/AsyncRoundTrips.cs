@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using Net.Zmq.Async;
 using NetMQ;
 using NetMQ.Sockets;
 
@@ -6,16 +7,15 @@ namespace Net.Zmq.Benchmarks;
 
 /// <summary>
 /// Issue 5's round trip: a DEALER client sends 64 bytes to a ROUTER echo server and waits for the reply — with
-/// Net.Zmq's blocking calls, with Net.Zmq's <c>SendAsync</c>/<c>RecvAsync</c>, and with NetMQ's
-/// <c>ReceiveFrameBytesAsync</c> (NetMQ has no async send; its async receive needs a <see cref="NetMQRuntime"/>). The
-/// server is the same for all three: Net.Zmq with a blocking receive on a dedicated thread, so the rows differ only in
-/// the client. The two Net.Zmq clients alternate (sync, async, sync, async, ...: <see cref="Suite.AsyncRoundTripPairs"/>
-/// pairs of <see cref="Suite.RoundTripSamples"/> round trips each), so each async/sync ratio compares runs taken
-/// seconds apart, each after <see cref="Suite.RoundTripIdleGap"/> of idleness; NetMQ runs once, after them. With the native C program, each pair also runs its DEALER/ROUTER echo
-/// (client and echo thread in C, the same shape as the sync client and this server), the order of the three turning
-/// by one place from pair to pair, so the blocking round trip is compared with native C seconds apart too. The
-/// measured lambdas use the pooling builder, so the harness's own state machines are not counted as the libraries'
-/// allocations.
+/// Net.Zmq's blocking calls, with Net.Zmq's <c>SendAsync</c>/<c>RecvAsync</c> (by default, and with the reactor's inline
+/// continuations switch on), and with NetMQ's <c>ReceiveFrameBytesAsync</c> (NetMQ has no async
+/// send; its async receive needs a <see cref="NetMQRuntime"/>). The server is the same for all: Net.Zmq with a blocking
+/// receive on a dedicated thread, so the rows differ only in the client. The Net.Zmq clients and, when given, the
+/// native C program's DEALER/ROUTER echo (client and echo thread in C, the same shape as the sync client and this
+/// server) take turns: <see cref="Suite.AsyncRoundTripPairs"/> pairs of <see cref="Suite.RoundTripSamples"/> round
+/// trips each, the order turning by one place from pair to pair, each run after <see cref="Suite.RoundTripIdleGap"/>
+/// of idleness, so each ratio compares runs taken seconds apart. NetMQ runs once, after them. The measured lambdas
+/// use the pooling builder, so the harness's own state machines are not counted as the libraries' allocations.
 /// </summary>
 internal static class AsyncRoundTrips
 {
@@ -33,6 +33,7 @@ internal static class AsyncRoundTrips
 
         var sync = new List<LatencyResult>();
         var async = new List<LatencyResult>();
+        var asyncInline = new List<LatencyResult>();
         var nativeRuns = new List<LatencyResult>();
         byte[] payload = new byte[Size];
         byte[] reply = new byte[Size];
@@ -51,11 +52,8 @@ internal static class AsyncRoundTrips
                     client.Recv(reply);
                     return ValueTask.CompletedTask;
                 }, rounds: 1).GetAwaiter().GetResult()),
-                () => async.Add(Task.Run(() => RoundTripRunner.MeasureAsync(Scenario, "Net.Zmq async", Size, [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))] async ValueTask () =>
-                {
-                    await asyncClient.SendAsync(payload.AsMemory()).ConfigureAwait(false);
-                    await asyncClient.RecvAsync(reply.AsMemory()).ConfigureAwait(false);
-                }, rounds: 1)).GetAwaiter().GetResult()),
+                () => async.Add(MeasureAsyncClient(asyncClient, payload, reply, "Net.Zmq async", inlineContinuations: false)),
+                () => asyncInline.Add(MeasureAsyncClient(asyncClient, payload, reply, "Net.Zmq async, inline continuations", inlineContinuations: true)),
             ];
             if (native is not null)
             {
@@ -71,7 +69,8 @@ internal static class AsyncRoundTrips
                 }
 
                 Console.WriteLine($"    pair {pair + 1}: sync p50 {Units.Duration(sync[^1].P50)} p99 {Units.Duration(sync[^1].P99)}, " +
-                                  $"async p50 {Units.Duration(async[^1].P50)} p99 {Units.Duration(async[^1].P99)}" +
+                                  $"async p50 {Units.Duration(async[^1].P50)} p99 {Units.Duration(async[^1].P99)}, " +
+                                  $"async inline p50 {Units.Duration(asyncInline[^1].P50)} p99 {Units.Duration(asyncInline[^1].P99)}" +
                                   (native is null ? "" : $", native C p50 {Units.Duration(nativeRuns[^1].P50)} p99 {Units.Duration(nativeRuns[^1].P99)}"));
             }
         }
@@ -94,7 +93,26 @@ internal static class AsyncRoundTrips
         NetMQConfig.Cleanup(block: false);
         context.Shutdown();
         echo.Join();
-        return new AsyncRoundTripResult(sync, async, netMq, nativeRuns);
+        return new AsyncRoundTripResult(sync, async, asyncInline, netMq, nativeRuns);
+    }
+
+    /// <summary>One run of the async client, with the reactor's inline continuations switch set as asked for it.</summary>
+    private static LatencyResult MeasureAsyncClient(Socket client, byte[] payload, byte[] reply, string name, bool inlineContinuations)
+    {
+        bool before = SocketReactor.InlineContinuations;
+        SocketReactor.InlineContinuations = inlineContinuations;
+        try
+        {
+            return Task.Run(() => RoundTripRunner.MeasureAsync(Scenario, name, Size, [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))] async ValueTask () =>
+            {
+                await client.SendAsync(payload.AsMemory()).ConfigureAwait(false);
+                await client.RecvAsync(reply.AsMemory()).ConfigureAwait(false);
+            }, rounds: 1)).GetAwaiter().GetResult();
+        }
+        finally
+        {
+            SocketReactor.InlineContinuations = before;
+        }
     }
 
     private static void Echo(Socket server)

@@ -135,8 +135,9 @@ internal sealed partial class MarkdownReport
         Line("### Async round trip, alternating with sync");
         Line();
         Line($"{AsyncRoundTrips.Scenario}: a DEALER client and a ROUTER echo server, {AsyncRoundTrips.Size} B, tcp://127.0.0.1; the server is the same " +
-             "(Net.Zmq, blocking receive on its own thread) for every client. Net.Zmq sync (`Send`/`Recv` on its own socket) and async " +
-             $"(`SendAsync`/`RecvAsync`) alternate: {trips.Sync.Count} pairs of {Suite.RoundTripSamples:N0} timed round trips each, after 1,000 " +
+             "(Net.Zmq, blocking receive on its own thread) for every client. Net.Zmq sync (`Send`/`Recv` on its own socket), async " +
+             "(`SendAsync`/`RecvAsync`, continuations on the thread pool) and async with inline continuations (the `Net.Zmq.Async.InlineContinuations` " +
+             $"switch, the same socket) alternate: {trips.Sync.Count} pairs of {Suite.RoundTripSamples:N0} timed round trips each, after 1,000 " +
              "warm-up round trips per run; NetMQ's async client runs once after them (three rounds). CPU/round trip: the process's user + system " +
              "time over the timed round trips (server thread included) ÷ round trips. Allocated counts all threads' managed bytes per round trip." +
              (trips.Native.Count == 0 ? "" :
@@ -155,27 +156,36 @@ internal sealed partial class MarkdownReport
 
             RoundTripRow($"{i + 1}", trips.Sync[i]);
             RoundTripRow($"{i + 1}", trips.Async[i]);
+            RoundTripRow($"{i + 1}", trips.AsyncInline[i]);
         }
 
         RoundTripRow("-", trips.NetMq);
         Line();
         bool native = trips.Native.Count > 0;
-        Line("| Pair | async/sync p50 | async/sync p99 | async/sync CPU per round trip |" + (native ? " sync/native C p50 | sync/native C p99 |" : ""));
-        Line("|---:|---:|---:|---:|" + (native ? "---:|---:|" : ""));
-        double[] cpu = [.. trips.Async.Zip(trips.Sync, (a, s) => (a.CpuPerOperation ?? double.NaN) / (s.CpuPerOperation ?? double.NaN))];
+        Line("| Pair | async/sync p50 | async/sync p99 | async/sync CPU per round trip | inline/sync p50 | inline/sync p99 | inline/sync CPU |" +
+             (native ? " sync/native C p50 | sync/native C p99 |" : ""));
+        Line("|---:|---:|---:|---:|---:|---:|---:|" + (native ? "---:|---:|" : ""));
+        double[] cpu = CpuRatios(trips.Async, trips.Sync);
+        double[] inlineCpu = CpuRatios(trips.AsyncInline, trips.Sync);
         for (int i = 0; i < trips.Sync.Count; i++)
         {
-            Line($"| {i + 1} | {Units.Number(trips.P50Ratios[i], "F3")} | {Units.Number(trips.P99Ratios[i], "F3")} | {Units.Number(cpu[i], "F3")} |" +
+            Line($"| {i + 1} | {Units.Number(trips.P50Ratios[i], "F3")} | {Units.Number(trips.P99Ratios[i], "F3")} | {Units.Number(cpu[i], "F3")} | " +
+                 $"{Units.Number(trips.InlineP50Ratios[i], "F3")} | {Units.Number(trips.InlineP99Ratios[i], "F3")} | {Units.Number(inlineCpu[i], "F3")} |" +
                  (native ? $" {Units.Number(trips.SyncToNativeP50Ratios[i], "F3")} | {Units.Number(trips.SyncToNativeP99Ratios[i], "F3")} |" : ""));
         }
 
         Line($"| median | {Units.Number(PairedSeries.Median(trips.P50Ratios), "F3")} | {Units.Number(PairedSeries.Median(trips.P99Ratios), "F3")} | " +
-             $"{Units.Number(PairedSeries.Median(cpu), "F3")} |" +
+             $"{Units.Number(PairedSeries.Median(cpu), "F3")} | {Units.Number(PairedSeries.Median(trips.InlineP50Ratios), "F3")} | " +
+             $"{Units.Number(PairedSeries.Median(trips.InlineP99Ratios), "F3")} | {Units.Number(PairedSeries.Median(inlineCpu), "F3")} |" +
              (native ? $" {Units.Number(PairedSeries.Median(trips.SyncToNativeP50Ratios), "F3")} | {Units.Number(PairedSeries.Median(trips.SyncToNativeP99Ratios), "F3")} |" : ""));
         double syncP50 = PairedSeries.Median(trips.Sync.Select(r => r.P50));
         Line();
         Line($"NetMQ async p50 against the median sync p50: {Units.Number(trips.NetMq.P50 / syncP50)}x.");
     }
+
+    /// <summary>CPU per round trip of each run of <paramref name="series"/> ÷ that of the same pair's <paramref name="reference"/> run.</summary>
+    private static double[] CpuRatios(IEnumerable<LatencyResult> series, IEnumerable<LatencyResult> reference) =>
+        [.. series.Zip(reference, (a, s) => (a.CpuPerOperation ?? double.NaN) / (s.CpuPerOperation ?? double.NaN))];
 
     private void RoundTripRow(string pair, LatencyResult r)
     {
@@ -197,8 +207,8 @@ internal sealed partial class MarkdownReport
         Line($"One process: {many.BusyPairs} busy PUSH→PULL pairs over inproc (default HWM, 64 B), each with a `SendAsync` loop and a " +
              $"`RecvAsync` loop, and {many.IdleSockets:N0} idle PULL sockets, in a context of their own, each with a `RecvAsync` parked that never completes " +
              $"({2 * many.BusyPairs + many.IdleSockets:N0} sockets in async use). Windows alternate: the busy pairs alone, with the idle sockets, alone, " +
-             "with a new set of idle sockets, alone. Reactor: CPU of the \"Net.Zmq reactor\" threads together (/proc/self/task, 10 ms ticks; it " +
-             "includes the continuations they resumed themselves, here the loops' code), as a share of one core and per message moved; process: user + system time of all threads as a share of one core (2 cores = 200%). \"vs neighbours\" " +
+             "with a new set of idle sockets, alone. Reactor: CPU of the \"Net.Zmq reactor\" threads together (/proc/self/task, 10 ms ticks; the " +
+             "loops' code after each await runs on the thread pool, which the process share counts), as a share of one core and per message moved; process: user + system time of all threads as a share of one core (2 cores = 200%). \"vs neighbours\" " +
              "divides a window's messages/s by the mean of the windows on either side of it.");
         Line();
         Line("| Window | Sockets in async use | Duration | Messages/s | vs neighbours | Reactor CPU | Reactor share of one core | Reactor CPU/message | Process CPU share | Pool threads |");

@@ -8,14 +8,17 @@ namespace Net.Zmq.Async;
 /// </summary>
 /// <remarks>
 /// A few background threads named "Net.Zmq reactor" wait together (<see cref="WaitingThreads"/>; the kernel wakes one
-/// of them per signal). The thread a signal woke pumps the sockets that signalled, and the awaiting code of the last
-/// operation it completes resumes on that same thread, as the code after a blocking receive does on the thread the
-/// frame woke: no second thread is woken, and no thread-pool thread spins, per operation. It does so only while
-/// another reactor thread is free to go on waiting (<see cref="_freeThreads"/>), so code that blocks after an await
-/// can hold up its own thread and never the reactor; every other completion resumes on the thread pool.
+/// of them per signal). The thread a signal woke pumps the sockets that signalled; the awaiting code of what it
+/// completed resumes on the thread pool. With <see cref="InlineContinuations"/> on, the awaiting code of the last
+/// operation it completes resumes on that same thread instead, as the code after a blocking receive does on the thread
+/// the frame woke, but only while another reactor thread is free to go on waiting (<see cref="_freeThreads"/>), so
+/// code that blocks after an await can hold up its own thread and never the reactor.
 /// </remarks>
 internal abstract class SocketReactor
 {
+    /// <summary>The AppContext switch that turns <see cref="InlineContinuations"/> on for the process.</summary>
+    internal const string InlineContinuationsSwitch = "Net.Zmq.Async.InlineContinuations";
+
     /// <summary>Descriptors reported by one wait at most; more stay ready for the next wait.</summary>
     protected const int MaxReadyPerWait = 64;
 
@@ -29,6 +32,15 @@ internal abstract class SocketReactor
 
     // Reactor threads not running a continuation: one of them must always be left to wait.
     private int _freeThreads;
+
+    /// <summary>
+    /// Whether the awaiting code of the last operation a reactor thread completes in a pass may resume on that thread,
+    /// while another reactor thread is left to wait, instead of on the thread pool. Off by default, as for .NET's own
+    /// sockets; the AppContext switch <see cref="InlineContinuationsSwitch"/> turns it on. Which is faster depends on
+    /// the machine (docs/async.md).
+    /// </summary>
+    internal static bool InlineContinuations { get; set; } =
+        AppContext.TryGetSwitch(InlineContinuationsSwitch, out bool enabled) && enabled;
 
     /// <summary>The process's reactor, started on first use.</summary>
     /// <exception cref="PlatformNotSupportedException">Neither Linux nor Windows.</exception>
@@ -138,6 +150,11 @@ internal abstract class SocketReactor
     /// <summary>Dispatches the last socket of a wait, running one continuation here if another thread is left to wait.</summary>
     private bool DispatchLast(ulong slot)
     {
+        if (!InlineContinuations)
+        {
+            return Dispatch(slot, runContinuationInline: false);
+        }
+
         if (Interlocked.Decrement(ref _freeThreads) < 1)
         {
             Interlocked.Increment(ref _freeThreads);

@@ -1,0 +1,56 @@
+using Net.Zmq.Async;
+using Net.Zmq.Tests.Support;
+
+namespace Net.Zmq.Tests.Async;
+
+/// <summary>
+/// Where the code after an await of a parked operation runs: on the thread pool by default, as for .NET's own sockets,
+/// and on the reactor thread that completed it with the <c>Net.Zmq.Async.InlineContinuations</c> switch on. The switch
+/// is process-wide, so these tests run alone.
+/// </summary>
+[Collection(ProcessMeasurementCollection.Name)]
+public sealed class InlineContinuationsTests
+{
+    [Fact]
+    public async Task By_default_every_continuation_of_a_parked_operation_runs_on_the_thread_pool()
+    {
+        Assert.False(SocketReactor.InlineContinuations, "the switch is off unless the app sets it");
+
+        var threads = await ContinuationThreadTests.ParkedContinuationThreadsAsync();
+
+        Assert.All(threads, thread => Assert.True(thread.IsPoolThread, $"a continuation ran on the thread '{thread.Name}'"));
+    }
+
+    [SkippableFact]
+    public async Task With_the_switch_on_continuations_run_on_the_reactor_thread_that_completed_them()
+    {
+        // On Windows one reactor thread waits, and a continuation runs inline only while another is left to wait.
+        Skip.IfNot(OperatingSystem.IsLinux(), "only epoll's reactor has a second waiting thread");
+        var threads = await WithInlineContinuations(ContinuationThreadTests.ParkedContinuationThreadsAsync);
+
+        Assert.Contains(threads, thread => thread.Name == ContinuationThreadTests.ReactorThreadName);
+        Assert.All(threads, thread => Assert.True(
+            thread.IsPoolThread || thread.Name == ContinuationThreadTests.ReactorThreadName, $"a continuation ran on the thread '{thread.Name}'"));
+    }
+
+    [Fact]
+    public Task With_the_switch_on_a_continuation_that_blocks_does_not_hold_up_other_sockets() =>
+        WithInlineContinuations(async () =>
+        {
+            await ContinuationThreadTests.BlockingContinuationHoldsUpNoOtherSocketAsync();
+            return true;
+        });
+
+    private static async Task<T> WithInlineContinuations<T>(Func<Task<T>> test)
+    {
+        SocketReactor.InlineContinuations = true;
+        try
+        {
+            return await test();
+        }
+        finally
+        {
+            SocketReactor.InlineContinuations = false;
+        }
+    }
+}
