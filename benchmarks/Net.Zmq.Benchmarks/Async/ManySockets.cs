@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Net.Zmq.Async;
 
 namespace Net.Zmq.Benchmarks;
 
@@ -7,7 +8,8 @@ namespace Net.Zmq.Benchmarks;
 /// with a <c>SendAsync</c> loop and a <c>RecvAsync</c> loop, plus 9,800 PULL sockets (in a second context) that each
 /// have a <c>RecvAsync</c> parked that never completes. Windows of a fixed length alternate: the busy pairs alone, with the
 /// idle sockets, alone, with a new set of idle sockets, alone; so each window with idle sockets can be compared with
-/// the windows on either side of it, within one run.
+/// the windows on either side of it, within one run. Then the busy pairs run once with the reactor's inline
+/// continuations switch on, and once more without.
 /// </summary>
 internal sealed class ManySockets
 {
@@ -69,6 +71,20 @@ internal sealed class ManySockets
             closes.Add(Stopwatch.GetElapsedTime(started));
             windows.Add(Window($"{BusyPairs} busy pairs alone", 2 * BusyPairs, window));
         }
+
+        // The busy pairs once more with the reactor's inline continuations switch on, between two windows without it.
+        bool inline = SocketReactor.InlineContinuations;
+        SocketReactor.InlineContinuations = true;
+        try
+        {
+            windows.Add(Window($"{BusyPairs} busy pairs alone, inline continuations", 2 * BusyPairs, window));
+        }
+        finally
+        {
+            SocketReactor.InlineContinuations = inline;
+        }
+
+        windows.Add(Window($"{BusyPairs} busy pairs alone", 2 * BusyPairs, window));
 
         long teardown = Stopwatch.GetTimestamp();
         _stopping = true;

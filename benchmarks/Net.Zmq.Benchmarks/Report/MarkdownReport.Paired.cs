@@ -207,8 +207,8 @@ internal sealed partial class MarkdownReport
         Line($"One process: {many.BusyPairs} busy PUSH→PULL pairs over inproc (default HWM, 64 B), each with a `SendAsync` loop and a " +
              $"`RecvAsync` loop, and {many.IdleSockets:N0} idle PULL sockets, in a context of their own, each with a `RecvAsync` parked that never completes " +
              $"({2 * many.BusyPairs + many.IdleSockets:N0} sockets in async use). Windows alternate: the busy pairs alone, with the idle sockets, alone, " +
-             "with a new set of idle sockets, alone. Reactor: CPU of the \"Net.Zmq reactor\" threads together (/proc/self/task, 10 ms ticks; the " +
-             "loops' code after each await runs on the thread pool, which the process share counts), as a share of one core and per message moved; process: user + system time of all threads as a share of one core (2 cores = 200%). \"vs neighbours\" " +
+             "with a new set of idle sockets, alone, then alone with the `Net.Zmq.Async.InlineContinuations` switch on, and alone again. Reactor: CPU of the \"Net.Zmq reactor\" threads together (/proc/self/task, 10 ms ticks; the " +
+             "loops' code after each await runs on the thread pool, which the process share counts, but on the reactor threads in the inline window), as a share of one core and per message moved; process: user + system time of all threads as a share of one core (2 cores = 200%). \"vs neighbours\" " +
              "divides a window's messages/s by the mean of the windows on either side of it.");
         Line();
         Line("| Window | Sockets in async use | Duration | Messages/s | vs neighbours | Reactor CPU | Reactor share of one core | Reactor CPU/message | Process CPU share | Pool threads |");
