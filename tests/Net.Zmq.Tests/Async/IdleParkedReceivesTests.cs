@@ -12,7 +12,6 @@ namespace Net.Zmq.Tests.Async;
 public sealed class IdleParkedReceivesTests(ITestOutputHelper output)
 {
     private const int Parked = 1000;
-    private const string ReactorThreadName = "Net.Zmq reactor";
 
     [Fact]
     public async Task A_thousand_parked_receives_leave_the_reactor_idle_and_the_thread_pool_unchanged()
@@ -71,15 +70,28 @@ public sealed class IdleParkedReceivesTests(ITestOutputHelper output)
         Assert.All(receives[..^1], receive => Assert.IsType<ObjectDisposedException>(receive.Exception?.InnerException));
     }
 
-    /// <summary>The /proc stat files of the threads named <see cref="ReactorThreadName"/>.</summary>
+    /// <summary>The /proc stat files of the threads named <see cref="ContinuationThreadTests.ReactorThreadName"/>.</summary>
     private static string[] FindReactorStats()
     {
         string[] stats = Directory.GetDirectories("/proc/self/task")
-            .Where(task => File.ReadAllText(Path.Combine(task, "comm")).TrimEnd('\n') == ReactorThreadName)
+            .Where(task => ThreadName(task) == ContinuationThreadTests.ReactorThreadName)
             .Select(task => Path.Combine(task, "stat"))
             .ToArray();
-        Assert.True(stats.Length > 0, $"no thread named '{ReactorThreadName}' in /proc/self/task");
+        Assert.True(stats.Length > 0, $"no thread named '{ContinuationThreadTests.ReactorThreadName}' in /proc/self/task");
         return stats;
+    }
+
+    /// <summary>A thread's name, or null when it exited after the list was read (a thread-pool thread retiring).</summary>
+    private static string? ThreadName(string task)
+    {
+        try
+        {
+            return File.ReadAllText(Path.Combine(task, "comm")).TrimEnd('\n');
+        }
+        catch (IOException)
+        {
+            return null;
+        }
     }
 
     /// <summary>utime + stime of threads, in clock ticks (fields 14 and 15 of each stat line).</summary>
