@@ -61,7 +61,7 @@ internal static class Suite
     /// <summary>The sizes of the async PUSH/PULL throughput row.</summary>
     public static int[] AsyncThroughputSizes => [64, 1024];
 
-    /// <summary>Pairs of the alternating round-trip row (native C when given, sync, async), each run of <see cref="RoundTripSamples"/> round trips.</summary>
+    /// <summary>Pairs of the alternating round-trip row (native C when given, sync, async, async with inline continuations), each run of <see cref="RoundTripSamples"/> round trips.</summary>
     public static int AsyncRoundTripPairs => 15;
 
     /// <summary>

@@ -1,5 +1,4 @@
 using System.Runtime.CompilerServices;
-using Net.Zmq.Async;
 using NetMQ;
 using NetMQ.Sockets;
 
@@ -99,20 +98,12 @@ internal static class AsyncRoundTrips
     /// <summary>One run of the async client, with the reactor's inline continuations switch set as asked for it.</summary>
     private static LatencyResult MeasureAsyncClient(Socket client, byte[] payload, byte[] reply, string name, bool inlineContinuations)
     {
-        bool before = SocketReactor.InlineContinuations;
-        SocketReactor.InlineContinuations = inlineContinuations;
-        try
+        using var scope = new InlineContinuationsScope(inlineContinuations);
+        return Task.Run(() => RoundTripRunner.MeasureAsync(Scenario, name, Size, [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))] async ValueTask () =>
         {
-            return Task.Run(() => RoundTripRunner.MeasureAsync(Scenario, name, Size, [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))] async ValueTask () =>
-            {
-                await client.SendAsync(payload.AsMemory()).ConfigureAwait(false);
-                await client.RecvAsync(reply.AsMemory()).ConfigureAwait(false);
-            }, rounds: 1)).GetAwaiter().GetResult();
-        }
-        finally
-        {
-            SocketReactor.InlineContinuations = before;
-        }
+            await client.SendAsync(payload.AsMemory()).ConfigureAwait(false);
+            await client.RecvAsync(reply.AsMemory()).ConfigureAwait(false);
+        }, rounds: 1)).GetAwaiter().GetResult();
     }
 
     private static void Echo(Socket server)

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using Net.Zmq.Async;
 
 namespace Net.Zmq.Benchmarks;
 
@@ -73,15 +72,9 @@ internal sealed class ManySockets
         }
 
         // The busy pairs once more with the reactor's inline continuations switch on, between two windows without it.
-        bool inline = SocketReactor.InlineContinuations;
-        SocketReactor.InlineContinuations = true;
-        try
+        using (new InlineContinuationsScope(true))
         {
             windows.Add(Window($"{BusyPairs} busy pairs alone, inline continuations", 2 * BusyPairs, window));
-        }
-        finally
-        {
-            SocketReactor.InlineContinuations = inline;
         }
 
         windows.Add(Window($"{BusyPairs} busy pairs alone", 2 * BusyPairs, window));

@@ -26,7 +26,8 @@ public sealed class InlineContinuationsTests
     {
         // On Windows one reactor thread waits, and a continuation runs inline only while another is left to wait.
         Skip.IfNot(OperatingSystem.IsLinux(), "only epoll's reactor has a second waiting thread");
-        var threads = await WithInlineContinuations(ContinuationThreadTests.ParkedContinuationThreadsAsync);
+        List<(string? Name, bool IsPoolThread)> threads = [];
+        await WithInlineContinuations(async () => threads = await ContinuationThreadTests.ParkedContinuationThreadsAsync());
 
         Assert.Contains(threads, thread => thread.Name == ContinuationThreadTests.ReactorThreadName);
         Assert.All(threads, thread => Assert.True(
@@ -35,18 +36,14 @@ public sealed class InlineContinuationsTests
 
     [Fact]
     public Task With_the_switch_on_a_continuation_that_blocks_does_not_hold_up_other_sockets() =>
-        WithInlineContinuations(async () =>
-        {
-            await ContinuationThreadTests.BlockingContinuationHoldsUpNoOtherSocketAsync();
-            return true;
-        });
+        WithInlineContinuations(ContinuationThreadTests.BlockingContinuationHoldsUpNoOtherSocketAsync);
 
-    private static async Task<T> WithInlineContinuations<T>(Func<Task<T>> test)
+    private static async Task WithInlineContinuations(Func<Task> test)
     {
         SocketReactor.InlineContinuations = true;
         try
         {
-            return await test();
+            await test();
         }
         finally
         {
