@@ -165,15 +165,16 @@ public sealed partial class Socket
     private unsafe bool ReceiveInto(ZmqMsg* msg, RecvFlags flags, long deadline = NoDeadline)
     {
         int callFlags = CallFlags((int)flags, deadline);
-        using SocketCall call = BeginCall();
+        SocketCall call = BeginCall();
         while (LibZmq.MsgRecv(msg, call.Native, callFlags) < 0)
         {
-            if (!RetryAfterFailure(call.Native, callFlags, Direction.Receive, deadline))
+            if (!RetryOrEndCall(call.Native, callFlags, Direction.Receive, deadline))
             {
                 return false;
             }
         }
 
+        EndCall();
         return true;
     }
 
@@ -181,16 +182,17 @@ public sealed partial class Socket
     private unsafe int RecvCore(byte* buffer, int length, RecvFlags flags, long deadline = NoDeadline)
     {
         int callFlags = CallFlags((int)flags, deadline);
-        using SocketCall call = BeginCall();
+        SocketCall call = BeginCall();
         int received;
         while ((received = LibZmq.Recv(call.Native, buffer, (nuint)length, callFlags)) < 0)
         {
-            if (!RetryAfterFailure(call.Native, callFlags, Direction.Receive, deadline))
+            if (!RetryOrEndCall(call.Native, callFlags, Direction.Receive, deadline))
             {
                 return -1;
             }
         }
 
+        EndCall();
         return received;
     }
 }

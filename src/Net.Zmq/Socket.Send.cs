@@ -97,18 +97,19 @@ public sealed partial class Socket
         message.ThrowIfNotSendable();
         ThrowIfRefused(flags);
         int callFlags = CallFlags((int)flags, deadline);
-        using SocketCall call = BeginCall();
+        SocketCall call = BeginCall();
         fixed (ZmqMsg* msg = &message.Native)
         {
             while (LibZmq.MsgSend(msg, call.Native, callFlags) < 0)
             {
-                if (!RetryAfterFailure(call.Native, callFlags, Direction.Send, deadline))
+                if (!RetryOrEndCall(call.Native, callFlags, Direction.Send, deadline))
                 {
                     return false;
                 }
             }
         }
 
+        EndCall();
         message.MarkSent();
         return true;
     }
@@ -118,15 +119,16 @@ public sealed partial class Socket
     {
         ThrowIfRefused(flags);
         int callFlags = CallFlags((int)flags, deadline);
-        using SocketCall call = BeginCall();
+        SocketCall call = BeginCall();
         while (LibZmq.Send(call.Native, data, (nuint)length, callFlags) < 0)
         {
-            if (!RetryAfterFailure(call.Native, callFlags, Direction.Send, deadline))
+            if (!RetryOrEndCall(call.Native, callFlags, Direction.Send, deadline))
             {
                 return false;
             }
         }
 
+        EndCall();
         return true;
     }
 

@@ -203,6 +203,28 @@ public sealed partial class Socket
         deadline == NoDeadline ? ContinueAfterFailure(callFlags, direction) : WaitAfterFailure(socket, direction, deadline);
 
     /// <summary>
+    /// <see cref="RetryAfterFailure"/> for the single-frame paths, which end their call without a <c>finally</c>: when
+    /// it gives up (false) or throws, the call is ended first, so nothing leaves the method with the socket claimed.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool RetryOrEndCall(nint socket, int callFlags, Direction direction, long deadline)
+    {
+        bool retry = false;
+        try
+        {
+            retry = RetryAfterFailure(socket, callFlags, direction, deadline);
+            return retry;
+        }
+        finally
+        {
+            if (!retry)
+            {
+                EndCall();
+            }
+        }
+    }
+
+    /// <summary>
     /// After a DontWait send or receive libzmq refused (errno read here): true to try again, at once after EINTR or once
     /// the socket is ready; false when <paramref name="deadline"/> passed first. Throws for anything but EINTR and EAGAIN.
     /// </summary>

@@ -270,6 +270,7 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
 
     // As Dispose does, CreateAsyncDriver publishes then issues a process-wide barrier before reading _caller, so the
     // unfenced write-then-read above cannot miss it: either it sees this call has ended, or this call sees its flag.
+    [MethodImpl(MethodImplOptions.NoInlining)]
     private void EndCallSlow()
     {
         if (_asyncJoining && Volatile.Read(ref _async) is { } driver)

@@ -5,6 +5,9 @@ namespace Net.Zmq.Internal;
 /// calling thread owns the socket, the native socket stays open (a concurrent <see cref="Socket.Dispose"/> closes it
 /// when the call ends), and, once the socket is in async use, the async driver's gate is held so the reactor never
 /// calls libzmq on it at the same time. <c>using SocketCall call = BeginCall();</c> then pass <see cref="Native"/> to libzmq.
+/// The single-frame send and receive paths end the call with <see cref="Socket.EndCall"/> instead of a <c>finally</c>
+/// (which the JIT compiles to a funclet called on every message): between begin and end they run only the libzmq call,
+/// which cannot throw, and their failure path ends the call before it returns false or throws.
 /// </summary>
 internal readonly ref struct SocketCall
 {

@@ -110,4 +110,48 @@ public sealed class ConcurrentUseTests
         Assert.Equal(sent[0] + sent[1], delivered);
         Assert.Equal(2 * PerThread, delivered + refusals);
     }
+
+    /// <summary>
+    /// The single-frame paths end their call without a <c>finally</c>; a call that throws or gives up must still hand
+    /// the socket back, or the next thread to use it would be refused as if the failed call were still running.
+    /// </summary>
+    [Fact]
+    public async Task A_call_that_throws_or_gives_up_leaves_the_socket_free_for_another_thread()
+    {
+        using var context = Sockets.NewContext();
+        using var pull = Sockets.New(context, SocketType.Pull);
+        using var push = Sockets.New(context, SocketType.Push);
+        pull.Bind("tcp://127.0.0.1:*");
+        push.Connect(pull.LastEndpoint);
+        using var message = new Message();
+        byte[] buffer = new byte[16];
+        Action[] failures =
+        [
+            () => Assert.Throws<ZmqException>(() => pull.Send(new byte[] { 1 })), // ENOTSUP: a PULL socket cannot send
+            () =>
+            {
+                using var one = new Message(new byte[] { 1 });
+                Assert.Throws<ZmqException>(() => pull.Send(one));
+            },
+            () => Assert.Throws<ZmqException>(() => pull.TrySend(new byte[] { 1 }, TimeSpan.FromMilliseconds(1))),
+            () => Assert.Equal(-1, pull.Recv(buffer, RecvFlags.DontWait)), // nothing queued: EAGAIN
+            () => Assert.False(pull.Recv(message, RecvFlags.DontWait)),
+            () => Assert.False(pull.TryRecv(buffer, TimeSpan.FromMilliseconds(1), out _)),
+            () => Assert.False(pull.TryRecv(message, TimeSpan.FromMilliseconds(1))),
+        ];
+
+        // The failing thread stays alive while another one receives, so the receiver cannot reuse its thread id.
+        await Waits.Run(() =>
+        {
+            for (int i = 0; i < failures.Length; i++)
+            {
+                failures[i]();
+                push.Send(new[] { (byte)i });
+                Task<int> received = Waits.Run(() => pull.Recv(buffer));
+                Assert.True(received.Wait(Timeouts.Wait), $"the receive after failure {i} did not finish");
+                Assert.Equal(1, received.Result);
+                Assert.Equal(i, buffer[0]);
+            }
+        }).WaitAsync(Timeouts.Wait);
+    }
 }
