@@ -49,9 +49,9 @@ internal static class Suite
     public static TimeSpan InterleavedBudget => TimeSpan.FromSeconds(Full ? 60 : 30);
 
     /// <summary>
-    /// The most pairs per size. A 64-byte run varies by more than 10% from run to run on a 2-core machine (three busy threads
-    /// on two cores), so its median ratio needs over a hundred pairs to resolve 3%; a pair of the short runs takes about
-    /// a third of a second.
+    /// The most pairs per size. A 64-byte run varies by more than 10% from run to run on a 2-core machine (three busy
+    /// threads on two cores), so its median ratio needs over a hundred pairs to resolve 3%; a pair of the short runs
+    /// takes about a third of a second.
     /// </summary>
     public static int InterleavedMaxPairs => 120;
 
