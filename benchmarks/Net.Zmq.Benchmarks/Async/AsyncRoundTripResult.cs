@@ -13,14 +13,14 @@ internal sealed record AsyncRoundTripResult(
     /// <summary>Async p50 ÷ sync p50, pair by pair.</summary>
     public double[] P50Ratios => [.. Async.Zip(Sync, (a, s) => a.P50 / s.P50)];
 
+    /// <summary>Async p99 ÷ sync p99, pair by pair.</summary>
+    public double[] P99Ratios => [.. Async.Zip(Sync, (a, s) => a.P99 / s.P99)];
+
     /// <summary>Async p50 with inline continuations ÷ sync p50, pair by pair.</summary>
     public double[] InlineP50Ratios => [.. AsyncInline.Zip(Sync, (a, s) => a.P50 / s.P50)];
 
     /// <summary>Async p99 with inline continuations ÷ sync p99, pair by pair.</summary>
     public double[] InlineP99Ratios => [.. AsyncInline.Zip(Sync, (a, s) => a.P99 / s.P99)];
-
-    /// <summary>Async p99 ÷ sync p99, pair by pair.</summary>
-    public double[] P99Ratios => [.. Async.Zip(Sync, (a, s) => a.P99 / s.P99)];
 
     /// <summary>Sync p50 ÷ native C p50, pair by pair (empty without the native program).</summary>
     public double[] SyncToNativeP50Ratios => [.. Sync.Zip(Native, (s, n) => s.P50 / n.P50)];

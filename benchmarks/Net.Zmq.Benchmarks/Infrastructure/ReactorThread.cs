@@ -1,3 +1,5 @@
+using Net.Zmq.Async;
+
 namespace Net.Zmq.Benchmarks;
 
 /// <summary>
@@ -23,7 +25,7 @@ internal static class ReactorThread
         foreach (string task in Directory.EnumerateDirectories("/proc/self/task"))
         {
             // A thread that exits while the list is read (a thread-pool thread retiring) leaves no files to read.
-            if (Read(task, "comm")?.Trim() != "Net.Zmq reactor" || Read(task, "stat") is not { } stat)
+            if (Read(task, "comm")?.Trim() != SocketReactor.ThreadName || Read(task, "stat") is not { } stat)
             {
                 continue;
             }

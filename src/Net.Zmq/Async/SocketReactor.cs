@@ -16,6 +16,9 @@ namespace Net.Zmq.Async;
 /// </remarks>
 internal abstract class SocketReactor
 {
+    /// <summary>The name of the reactor's threads, as debuggers and /proc/&lt;pid&gt;/task show it.</summary>
+    internal const string ThreadName = "Net.Zmq reactor";
+
     /// <summary>The AppContext switch that turns <see cref="InlineContinuations"/> on for the process.</summary>
     internal const string InlineContinuationsSwitch = "Net.Zmq.Async.InlineContinuations";
 
@@ -70,7 +73,7 @@ internal abstract class SocketReactor
         reactor._freeThreads = reactor.WaitingThreads;
         for (int i = 0; i < reactor.WaitingThreads; i++)
         {
-            new Thread(reactor.Run) { IsBackground = true, Name = "Net.Zmq reactor" }.Start();
+            new Thread(reactor.Run) { IsBackground = true, Name = ThreadName }.Start();
         }
 
         return reactor;

@@ -8,8 +8,6 @@ namespace Net.Zmq.Tests.Async;
 /// </summary>
 public sealed class ContinuationThreadTests
 {
-    internal const string ReactorThreadName = "Net.Zmq reactor";
-
     [Fact]
     public Task A_continuation_that_blocks_does_not_hold_up_other_sockets() => BlockingContinuationHoldsUpNoOtherSocketAsync();
 

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Net.Zmq.Async;
 using Net.Zmq.Tests.Support;
 using Xunit.Abstractions;
 
@@ -70,14 +71,14 @@ public sealed class IdleParkedReceivesTests(ITestOutputHelper output)
         Assert.All(receives[..^1], receive => Assert.IsType<ObjectDisposedException>(receive.Exception?.InnerException));
     }
 
-    /// <summary>The /proc stat files of the threads named <see cref="ContinuationThreadTests.ReactorThreadName"/>.</summary>
+    /// <summary>The /proc stat files of the threads named <see cref="SocketReactor.ThreadName"/>.</summary>
     private static string[] FindReactorStats()
     {
         string[] stats = Directory.GetDirectories("/proc/self/task")
-            .Where(task => ThreadName(task) == ContinuationThreadTests.ReactorThreadName)
+            .Where(task => ThreadName(task) == SocketReactor.ThreadName)
             .Select(task => Path.Combine(task, "stat"))
             .ToArray();
-        Assert.True(stats.Length > 0, $"no thread named '{ContinuationThreadTests.ReactorThreadName}' in /proc/self/task");
+        Assert.True(stats.Length > 0, $"no thread named '{SocketReactor.ThreadName}' in /proc/self/task");
         return stats;
     }
 

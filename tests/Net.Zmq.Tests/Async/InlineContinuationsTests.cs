@@ -29,9 +29,9 @@ public sealed class InlineContinuationsTests
         List<(string? Name, bool IsPoolThread)> threads = [];
         await WithInlineContinuations(async () => threads = await ContinuationThreadTests.ParkedContinuationThreadsAsync());
 
-        Assert.Contains(threads, thread => thread.Name == ContinuationThreadTests.ReactorThreadName);
+        Assert.Contains(threads, thread => thread.Name == SocketReactor.ThreadName);
         Assert.All(threads, thread => Assert.True(
-            thread.IsPoolThread || thread.Name == ContinuationThreadTests.ReactorThreadName, $"a continuation ran on the thread '{thread.Name}'"));
+            thread.IsPoolThread || thread.Name == SocketReactor.ThreadName, $"a continuation ran on the thread '{thread.Name}'"));
     }
 
     [Fact]
