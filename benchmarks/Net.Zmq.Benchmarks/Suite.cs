@@ -46,22 +46,22 @@ internal static class Suite
     /// How long the pairs of one size may run in all: past <see cref="InterleavedPairs"/>, pairs are added while the
     /// median's interval is wider than ±3% and this time is not spent (and <see cref="InterleavedMaxPairs"/> not reached).
     /// </summary>
-    public static TimeSpan InterleavedBudget => TimeSpan.FromSeconds(Full ? 60 : 30);
+    public static TimeSpan InterleavedBudget => TimeSpan.FromSeconds(Full ? 60 : 40);
 
     /// <summary>
-    /// The most pairs per size. A 64-byte run varies by more than 10% from run to run on a 2-core machine (three busy
-    /// threads on two cores), so its median ratio needs over a hundred pairs to resolve 3%; a pair of the short runs
-    /// takes about a third of a second.
+    /// The most pairs per size. A short run varies by 10–20% from the next on a 2-core machine (three busy threads on
+    /// two cores), whatever its length, so a median ratio needs a few hundred pairs to resolve 3%; a round of the
+    /// short runs (the reference before each of three series) takes about a tenth of a second at 64 B.
     /// </summary>
-    public static int InterleavedMaxPairs => 120;
+    public static int InterleavedMaxPairs => 400;
 
     /// <summary>
-    /// Messages per interleaved run, the same for every side: at least 6.4 MB of payload, so that a 64-byte run (100,000
-    /// messages) lasts tens of milliseconds instead of a few; <see cref="MessageCount"/>, or 128 MB of payload when that
-    /// is fewer messages (2,048 at 64 KB, 512 at 256 KB), so that the large sizes also run tens of milliseconds, and
-    /// their time budget holds enough pairs to resolve 3%.
+    /// Messages per interleaved run, the same for every side: at least 1.28 MB of payload (20,000 messages at 64 B);
+    /// <see cref="MessageCount"/>, or 32 MB of payload when that is fewer messages (512 at 64 KB, 128 at 256 KB). A
+    /// run then lasts 10–25 ms. A run's spread does not shrink with its length (a 64-byte run of 1,000,000 messages
+    /// varied about as much as one of 100,000), so short runs buy more pairs in the same time.
     /// </summary>
-    public static int InterleavedMessages(int size) => Math.Max(6_400_000 / size, Math.Min(MessageCount, 134_217_728 / size));
+    public static int InterleavedMessages(int size) => Math.Max(1_280_000 / size, Math.Min(MessageCount, 33_554_432 / size));
 
     /// <summary>The sizes of the async PUSH/PULL throughput row.</summary>
     public static int[] AsyncThroughputSizes => [64, 1024];

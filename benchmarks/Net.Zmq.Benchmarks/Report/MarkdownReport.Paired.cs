@@ -14,7 +14,9 @@ internal sealed partial class MarkdownReport
         Line("## Native C vs Net.Zmq, interleaved (ROUTER to ROUTER)");
         Line();
         Line("At each size the native C program (one `zmq_native_bench serve` process, kept up for the whole phase) and this .NET process take turns: after warm-ups " +
-             "of each, every pair runs native C, Net.Zmq `Span`, Net.Zmq `Message` and `P/Invoke` once, in an order that turns by one place from pair to pair. " +
+             "of each, every round runs native C before each of Net.Zmq `Span`, Net.Zmq `Message` and `P/Invoke` (native, A, native, B, native, C), the three in a new " +
+             "random order each round, so every run follows a run of the other process and no series always follows the same other series; a pair is a .NET run " +
+             "and the native run just before it. " +
              "All have the same shape: two ROUTERs over tcp://127.0.0.1, HWM 0, linger 0, a sender thread sending routing id + payload, " +
              "the receiving thread taking both frames, timed from the sender's start to the last receive. `Span`: `Send(ReadOnlySpan<byte>)` / " +
              "`Recv(Span<byte>)` into reused buffers; `Message`: the payload received into one reused `Message`; `P/Invoke`: no binding at all, " +

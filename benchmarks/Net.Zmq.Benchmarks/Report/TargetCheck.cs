@@ -10,8 +10,9 @@ internal static class TargetCheck
         string measured = span.Count == 0 ? "-" : string.Join("; ", span.Select(s =>
             $"{Units.Size(s.Size)}: {Units.Number(s.MedianRatio, "F3")} (interval {Units.Number(s.MedianInterval.Low, "F3")}–{Units.Number(s.MedianInterval.High, "F3")}, " +
             $"{(s.Resolves3Percent ? "resolves" : "does not resolve")} 3%)"));
-        yield return ("Send(span)/Recv(span) ROUTER to ROUTER ≥ 0.97× native C messages/s at every size (median of interleaved pairs)",
-            measured, span.Count == 0 ? null : span.All(s => s.MedianRatio >= 0.97));
+        yield return ("Send(span)/Recv(span) ROUTER to ROUTER ≥ 0.97× native C messages/s at every size (median of interleaved pairs, " +
+                      "in a run whose intervals resolve 3%)",
+            measured, span.Count == 0 ? null : span.All(s => s.MedianRatio >= 0.97 && s.Resolves3Percent));
         // As for the async round trip below: all threads count, so a runtime background allocation can land in a run
         // (the P/Invoke series, which runs no Net.Zmq code, shows the same); an allocation per message cannot stay under
         // 1 B per message.
