@@ -15,6 +15,7 @@ internal sealed class SenderThread : IDisposable
     private readonly Thread _thread;
     private ExceptionDispatchInfo? _failure;
     private volatile bool _stopping;
+    private long _allocated;
 
     public SenderThread(Action round)
     {
@@ -22,6 +23,9 @@ internal sealed class SenderThread : IDisposable
         _thread = new Thread(Run) { IsBackground = true, Name = "benchmark sender" };
         _thread.Start();
     }
+
+    /// <summary>Managed bytes this thread allocated in all its rounds so far; read after <see cref="WaitDone"/>.</summary>
+    public long AllocatedBytes => _allocated;
 
     /// <summary>Starts one round.</summary>
     public void Start()
@@ -72,6 +76,7 @@ internal sealed class SenderThread : IDisposable
                 return;
             }
 
+            long before = GC.GetAllocatedBytesForCurrentThread();
             try
             {
                 _round();
@@ -81,6 +86,7 @@ internal sealed class SenderThread : IDisposable
                 _failure = ExceptionDispatchInfo.Capture(e);
             }
 
+            _allocated += GC.GetAllocatedBytesForCurrentThread() - before;
             _done.Set();
         }
     }

@@ -38,9 +38,9 @@ internal static class InterleavedThroughput
             var reference = new Interleaving.Series(NativeBaseline.Name, () => new(native.Throughput(size, messages)), () => native.ProcessorTime);
             Interleaving.Series[] series =
             [
-                new("Span", () => new(zmq.RunSpan(size, messages)), self),
-                new("Message", () => new(zmq.RunMessage(size, messages)), self),
-                new("P/Invoke", () => new(pinvoke.Run(size, messages)), self),
+                new("Span", () => new(zmq.RunSpan(size, messages)), self, zmq.AllocatedByCallers),
+                new("Message", () => new(zmq.RunMessage(size, messages)), self, zmq.AllocatedByCallers),
+                new("P/Invoke", () => new(pinvoke.Run(size, messages)), self, pinvoke.AllocatedByCallers),
             ];
             List<PairedSeries> measured = Interleaving.MeasureAsync(
                 reference, measureReference: false, series, size, messages).GetAwaiter().GetResult();

@@ -11,8 +11,8 @@ namespace Net.Zmq.Benchmarks;
 /// each pair, one series always ran right after the reference and the others right after another series of their own
 /// process, whose threads, caches and heap that run had just warmed; at 256 KB, where the binding's per-call cost is
 /// nil, that put the series that always followed `Message` 15% ahead of the one that always followed native C.
-/// A run times itself and returns its ns; the managed bytes allocated by all threads are counted around
-/// each run, and so is the CPU time of the process a series runs in, when the series has a clock for it.
+/// A run times itself and returns its ns; the managed bytes allocated by the threads that make its calls (by default
+/// all threads) are counted around each run, and so is the CPU time of the process a series runs in, when the series has a clock for it.
 /// After <see cref="Suite.InterleavedPairs"/> pairs, more are added while some series' median ratio is not resolved
 /// to ±3% and <see cref="Suite.InterleavedBudget"/> is not spent.
 /// </summary>
@@ -23,7 +23,11 @@ internal static class Interleaving
     /// The user + system time so far of the process the run executes in (all its threads), read before and after each
     /// run; null when not measured.
     /// </param>
-    public readonly record struct Series(string Name, Func<ValueTask<double>> Run, Func<TimeSpan>? Cpu = null);
+    /// <param name="Allocated">
+    /// The managed bytes allocated so far by the threads that make the run's calls, read before and after each run on
+    /// the thread that starts it; null to count every thread of the process (<see cref="GC.GetTotalAllocatedBytes"/>).
+    /// </param>
+    public readonly record struct Series(string Name, Func<ValueTask<double>> Run, Func<TimeSpan>? Cpu = null, Func<long>? Allocated = null);
 
     /// <param name="measureReference">Whether the reference's allocations mean anything (not for a native process).</param>
     public static async Task<List<PairedSeries>> MeasureAsync(
@@ -78,9 +82,10 @@ internal static class Interleaving
         public async ValueTask AddAsync(Series series)
         {
             TimeSpan cpuBefore = series.Cpu?.Invoke() ?? TimeSpan.Zero;
-            long before = GC.GetTotalAllocatedBytes(precise: true);
+            Func<long> allocated = series.Allocated ?? AllThreads;
+            long before = allocated();
             double time = await series.Run().ConfigureAwait(false);
-            _allocated.Add(GC.GetTotalAllocatedBytes(precise: true) - before);
+            _allocated.Add(allocated() - before);
             if (series.Cpu is { } clock)
             {
                 Cpu.Add((clock() - cpuBefore).Ticks * 100.0);
@@ -88,6 +93,8 @@ internal static class Interleaving
 
             Ns.Add(time);
         }
+
+        private static long AllThreads() => GC.GetTotalAllocatedBytes(precise: true);
 
         /// <summary>The process-wide counter has been seen to go backwards under Server GC; such runs measured nothing.</summary>
         public long[] ValidAllocated() => _allocated.Any(b => b < 0) ? [] : [.. _allocated];

@@ -117,6 +117,12 @@ internal sealed unsafe class PInvokeRouterThroughput : IDisposable
         return _thread.FinishTimed(started);
     }
 
+    /// <summary>
+    /// Managed bytes allocated so far by the threads that make the runs' calls: the calling thread (call it on the
+    /// thread that runs the receives) and the sender thread.
+    /// </summary>
+    public long AllocatedByCallers() => GC.GetAllocatedBytesForCurrentThread() + _thread.AllocatedBytes;
+
     public void Dispose()
     {
         _thread.Dispose();

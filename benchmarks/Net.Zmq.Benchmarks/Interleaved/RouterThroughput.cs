@@ -62,6 +62,12 @@ internal sealed class RouterThroughput : IDisposable
         return time;
     }
 
+    /// <summary>
+    /// Managed bytes allocated so far by the threads that make the runs' calls: the calling thread (call it on the
+    /// thread that runs the receives) and the sender thread.
+    /// </summary>
+    public long AllocatedByCallers() => GC.GetAllocatedBytesForCurrentThread() + _sender.AllocatedBytes;
+
     public void Dispose()
     {
         _sender.Dispose();

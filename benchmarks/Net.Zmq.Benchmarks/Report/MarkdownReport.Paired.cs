@@ -26,7 +26,7 @@ internal sealed partial class MarkdownReport
              $"within {Suite.InterleavedBudget.TotalSeconds:F0} s per size and {Suite.InterleavedMaxPairs} pairs. " +
              "CPU/msg: user + system time of the whole process (all threads) during a run ÷ its messages, for the median run and (in brackets) over all runs; " +
              "native C from the serve process's /proc/<pid>/stat, counted in 10 ms clock ticks, .NET from the process's own CPU usage (getrusage). " +
-             "Allocated: managed bytes of all threads during one .NET run (all threads count, so a runtime background allocation shows too).");
+             "Allocated: managed bytes the run's two calling threads (sender and receiver) allocated during one .NET run; the runtime's own threads are not counted.");
         PairedTable(paired.NativeThroughput);
 
         if (paired.NativeThroughputNoTrim is { Count: > 0 } noTrim)

@@ -9,7 +9,7 @@ namespace Net.Zmq.Benchmarks;
 /// <param name="Messages">Messages per run, the same on both sides.</param>
 /// <param name="ReferenceNs">Time of each reference run, ns, in pair order.</param>
 /// <param name="SeriesNs">Time of each series run, ns, in pair order.</param>
-/// <param name="Allocated">Managed bytes all threads allocated during each series run; empty when a counter went backwards.</param>
+/// <param name="Allocated">Managed bytes allocated during each series run (by its calling threads, or by all threads when the series does not say which); empty when a counter went backwards.</param>
 /// <param name="ReferenceAllocated">The same for the reference runs; empty when not measured (native C).</param>
 /// <param name="SeriesCpuNs">CPU time (user + system, all threads) of the series' process during each series run, ns; empty when not measured.</param>
 /// <param name="ReferenceCpuNs">The same for the reference's process during each reference run.</param>
