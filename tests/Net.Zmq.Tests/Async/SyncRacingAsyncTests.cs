@@ -59,8 +59,14 @@ public sealed class SyncRacingAsyncTests
         echoing.Join(Timeouts.Wait);
     }
 
-    [Fact]
-    public async Task The_first_async_receive_waits_for_a_sync_receive_already_blocked_on_another_thread()
+    /// <param name="callsBefore">
+    /// Calls the blocking thread makes first: after many in a row a thread claims the socket without a compare-and-swap,
+    /// and the driver's creation must see that call too.
+    /// </param>
+    [Theory]
+    [InlineData(0)]
+    [InlineData(100)]
+    public async Task The_first_async_receive_waits_for_a_sync_receive_already_blocked_on_another_thread(int callsBefore)
     {
         for (int round = 0; round < 20; round++)
         {
@@ -73,6 +79,11 @@ public sealed class SyncRacingAsyncTests
             // created by RecvAsync below must stay off libzmq until it returns, and the first frame is the sync call's.
             var blocked = BackgroundWork.Start("blocking receive", () =>
             {
+                for (int i = 0; i < callsBefore; i++)
+                {
+                    Assert.False(pull.TryRecv(new byte[4], out _));
+                }
+
                 entering.Set();
                 syncReceived = pull.RecvString();
             });

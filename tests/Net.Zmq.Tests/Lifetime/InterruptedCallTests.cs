@@ -1,4 +1,5 @@
 using System.Runtime.InteropServices;
+using Net.Zmq.Tests.Support;
 using Xunit.Abstractions;
 
 namespace Net.Zmq.Tests.Lifetime;
@@ -10,7 +11,6 @@ namespace Net.Zmq.Tests.Lifetime;
 /// </summary>
 public sealed partial class InterruptedCallTests(ITestOutputHelper output)
 {
-    private const int SysGettid = 186;   // x86_64
     private const int SysTgkill = 234;   // x86_64
     private const int SigWinch = 28;     // given a no-op handler below
 
@@ -45,7 +45,7 @@ public sealed partial class InterruptedCallTests(ITestOutputHelper output)
     [MemberData(nameof(BlockingCalls))]
     public void A_blocking_call_interrupted_by_a_signal_is_retried_and_completes(string call)
     {
-        if (!OperatingSystem.IsLinux() || RuntimeInformation.ProcessArchitecture != Architecture.X64)
+        if (!BlockedThreads.Supported)
         {
             output.WriteLine("skipped: the syscall numbers used to aim the signal are Linux x86_64 ones");
             return;
@@ -70,7 +70,7 @@ public sealed partial class InterruptedCallTests(ITestOutputHelper output)
         Exception? failure = null;
         var blocked = new Thread(() =>
         {
-            tid = (int)Syscall(SysGettid);
+            tid = BlockedThreads.CurrentKernelId();
             started.Set();
             try
             {
@@ -83,13 +83,13 @@ public sealed partial class InterruptedCallTests(ITestOutputHelper output)
         });
         blocked.Start();
         Assert.True(started.Wait(TimeSpan.FromSeconds(5)));
-        Assert.True(WaitUntilSleepingInPoll(tid), "the call never blocked in poll");
+        Assert.True(BlockedThreads.WaitUntilSleepingInPoll(tid), "the call never blocked in poll");
 
         // Interrupt the blocked poll a few times, checking after each that the thread went back to waiting.
         for (int i = 0; i < 3; i++)
         {
             Assert.Equal(0, Syscall(SysTgkill, Environment.ProcessId, tid, SigWinch));
-            Assert.True(WaitUntilSleepingInPoll(tid), "the call did not resume waiting after the signal");
+            Assert.True(BlockedThreads.WaitUntilSleepingInPoll(tid), "the call did not resume waiting after the signal");
         }
 
         blockedCall.Unblock();
@@ -97,28 +97,6 @@ public sealed partial class InterruptedCallTests(ITestOutputHelper output)
         Assert.Null(failure);
         Assert.Equal(blockedCall.Expected, result);
     }
-
-    private static bool WaitUntilSleepingInPoll(int tid)
-    {
-        var deadline = DateTime.UtcNow.AddSeconds(5);
-        while (DateTime.UtcNow < deadline)
-        {
-            string wchan = File.ReadAllText($"/proc/self/task/{tid}/wchan");
-            string stat = File.ReadAllText($"/proc/self/task/{tid}/stat");
-            char state = stat[stat.LastIndexOf(')') + 2];
-            if (state == 'S' && wchan.Contains("poll", StringComparison.Ordinal))
-            {
-                return true;
-            }
-
-            Thread.Yield();
-        }
-
-        return false;
-    }
-
-    [LibraryImport("libc", EntryPoint = "syscall")]
-    private static partial long Syscall(long number);
 
     [LibraryImport("libc", EntryPoint = "syscall")]
     private static partial long Syscall(long number, long a, long b, long c);
