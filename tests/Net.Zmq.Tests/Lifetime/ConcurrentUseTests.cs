@@ -128,11 +128,8 @@ public sealed class ConcurrentUseTests(ITestOutputHelper output)
             return;
         }
 
-        using var context = Sockets.NewContext();
-        using var pull = Sockets.New(context, SocketType.Pull);
-        using var push = Sockets.New(context, SocketType.Push);
-        pull.Bind(Endpoints.NewInproc());
-        push.Connect(pull.LastEndpoint);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         int kernelId = 0, managedId = 0;
         using var warmed = new ManualResetEventSlim();
         Task<string> receiving = Waits.Run(() =>
@@ -167,11 +164,8 @@ public sealed class ConcurrentUseTests(ITestOutputHelper output)
     [Fact]
     public async Task A_socket_handed_between_threads_that_each_make_many_calls_in_a_row_works_for_each()
     {
-        using var context = Sockets.NewContext();
-        using var pull = Sockets.New(context, SocketType.Pull);
-        using var push = Sockets.New(context, SocketType.Push);
-        pull.Bind(Endpoints.NewInproc());
-        push.Connect(pull.LastEndpoint);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        var (pull, push) = pair;
         for (int round = 0; round < 20; round++)
         {
             int first = round * CallsInARow;
