@@ -335,11 +335,9 @@ public sealed partial class Socket
 
             // A synchronous call begun on another thread before the driver was published took no gate and may be
             // inside libzmq: the driver stays off libzmq until that call's EndCall releases it (see EndCallSlow).
-            // A call claimed through the bias is such a call too: the bias goes for good, after a process-wide barrier.
-            int biasedCaller = RevokeBias(forGood: true);
+            Interlocked.MemoryBarrierProcessWide();
             int caller = Volatile.Read(ref _caller);
-            int thread = CurrentThread.Id;
-            if ((caller == 0 || caller == Closed || caller == thread) && (biasedCaller == 0 || biasedCaller == thread))
+            if (caller == 0 || caller == Closed || caller == Environment.CurrentManagedThreadId)
             {
                 ReleaseEarlierCall(driver);
             }

@@ -15,48 +15,17 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
 {
     private const int Closed = -1;
 
-    // _biasedTo once the socket may not be biased any more, and while the async driver's creation revokes the bias.
-    private const int NeverBiased = -1;
-    private const int Revoking = -2;
-
-    // Compare-and-swap claims in a row by one thread before the socket is biased to it.
-    private const int CallsBeforeBias = 16;
-
-    // Revocations after which a socket, evidently handed between threads, is never biased again.
-    private const int MaxBiasRevocations = 8;
-
     private readonly SocketHandle _handle;
     private readonly nint _native;
 
     // Who is inside a call on this socket: 0 (nobody), the managed id of the calling thread, or Closed once the native
     // socket is closed. BeginCall's one compare-and-swap both claims the socket for its thread and keeps the native
-    // socket open: Dispose closes it only when nobody is inside, or leaves that to the call in flight (EndCall). A
-    // thread the socket is biased to claims it with _biasedCall instead (see _biasedTo).
+    // socket open: Dispose closes it only when nobody is inside, or leaves that to the call in flight (EndCall).
     // Draft sockets are thread-safe and never claimed: each call leases the handle instead.
     private int _caller;
 
     // Calls the owning thread makes inside its own call (a nested BeginCall); only that thread touches it.
     private int _nestedCalls;
-
-    // The thread the socket is biased to (its managed id), 0 for none, Revoking or NeverBiased. A thread that claimed
-    // the socket CallsBeforeBias times in a row with the compare-and-swap gets the bias: its later calls claim it by
-    // setting _biasedCall, a plain write, and re-reading _biasedTo. Any other thread claims with the compare-and-swap,
-    // then revokes the bias under that claim (RevokeBias): after a process-wide barrier either it sees _biasedCall,
-    // or the biased thread's re-read sees the bias gone.
-    private int _biasedTo;
-
-    // The last thread the socket was biased to: while _biasedCall is set, the thread inside that call.
-    private int _lastBiasedTo;
-
-    // True while the biased thread is inside a call it claimed through the bias; written by that thread only.
-    private volatile bool _biasedCall;
-
-    // The thread that made the last compare-and-swap claims, and how many in a row; touched only under that claim.
-    private int _lastCaller;
-    private int _callsInARow;
-
-    // How often the bias was revoked; past MaxBiasRevocations the socket is never biased again.
-    private int _biasRevocations;
 
     // Set by Dispose before it tries to close; every call after it fails, even while a Poller, a proxy or the async
     // driver still holds a lease on the handle.
@@ -236,9 +205,8 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
 
         _disposed = true;
 
-        // EndCall clears _caller (or _biasedCall) and then reads _disposed without a fence of its own; after this barrier
-        // either that call's exit is visible to CloseIfIdle here, or the exiting call sees _disposed and closes. A call
-        // claimed through the bias sets _biasedCall before it reads _disposed, so the same holds for its start. The async driver's
+        // EndCall clears _caller and then reads _disposed without a fence of its own; after this barrier either that
+        // call's exit is visible to CloseIfIdle here, or the exiting call sees _disposed and closes. The async driver's
         // creation, which checks _disposed after publishing, pairs with it the same way.
         Interlocked.MemoryBarrierProcessWide();
         CloseIfIdle();
@@ -266,39 +234,21 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal SocketCall BeginCall()
     {
-        int thread = CurrentThread.Id;
-        if (_biasedTo == thread && !_biasedCall)
-        {
-            _biasedCall = true;
-            if (Volatile.Read(ref _biasedTo) == thread && !_disposed)
-            {
-                return new SocketCall(this, _native, biased: true);
-            }
-
-            EndBiasedCall();
-        }
-
+        int thread = Environment.CurrentManagedThreadId;
         int caller = IsDraft ? thread : Interlocked.CompareExchange(ref _caller, thread, 0);
-        if (caller != 0 || _disposed || _biasedTo > 0 || _biasedTo == Revoking || _biasedCall)
+        if (caller != 0 || _disposed)
         {
             return BeginSharedNestedOrFailedCall(thread, caller);
         }
 
-        CountClaim(thread);
         Volatile.Read(ref _async)?.EnterSync();
         return new SocketCall(this, _native);
     }
 
     /// <summary>Ends a call begun by <see cref="BeginCall"/>; closes the native socket if it was disposed meanwhile.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal void EndCall(bool biased)
+    internal void EndCall()
     {
-        if (biased)
-        {
-            EndBiasedCall();
-            return;
-        }
-
         Volatile.Read(ref _async)?.ExitSync();
         if (IsDraft)
         {
@@ -310,7 +260,11 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
         }
         else
         {
-            GiveBackClaim();
+            Volatile.Write(ref _caller, 0);
+            if (_disposed || _asyncJoining)
+            {
+                EndCallSlow();
+            }
         }
     }
 
@@ -319,8 +273,7 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void EndCallSlow()
     {
-        // Not while a compare-and-swap claim is held: that call (or a claim about to be given back) releases it.
-        if (_asyncJoining && Volatile.Read(ref _async) is { } driver && Volatile.Read(ref _caller) is 0 or Closed)
+        if (_asyncJoining && Volatile.Read(ref _async) is { } driver)
         {
             ReleaseEarlierCall(driver);
         }
@@ -328,77 +281,6 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
         if (_disposed)
         {
             CloseIfIdle();
-        }
-    }
-
-    /// <summary>Gives back the compare-and-swap claim; closes the native socket if it was disposed meanwhile.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void GiveBackClaim()
-    {
-        Volatile.Write(ref _caller, 0);
-        if (_disposed || _asyncJoining)
-        {
-            EndCallSlow();
-        }
-    }
-
-    /// <summary>Ends a call claimed through the bias, or gives back a claim the bias could not keep.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void EndBiasedCall()
-    {
-        _biasedCall = false;
-        if (_disposed || _asyncJoining)
-        {
-            EndCallSlow();
-        }
-    }
-
-    /// <summary>
-    /// Counts a compare-and-swap claim by <paramref name="thread"/> and biases the socket to it after
-    /// <see cref="CallsBeforeBias"/> in a row. Runs under the claim; the bias is taken only from "none", so never once
-    /// the async driver or too many revocations have set <see cref="NeverBiased"/>.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void CountClaim(int thread)
-    {
-        if (_lastCaller != thread)
-        {
-            _lastCaller = thread;
-            _callsInARow = 1;
-        }
-        else if (++_callsInARow == CallsBeforeBias && !IsDraft && Interlocked.CompareExchange(ref _biasedTo, thread, 0) == 0)
-        {
-            _lastBiasedTo = thread;
-        }
-    }
-
-    /// <summary>
-    /// Takes the bias from the thread that has it: for good (<paramref name="forGood"/>, the async driver's creation, or
-    /// after <see cref="MaxBiasRevocations"/>), else back to none. Returns the id of the thread inside a call claimed
-    /// through the bias, if any, else 0. Called under the compare-and-swap claim, or by the async driver's creation.
-    /// </summary>
-    private int RevokeBias(bool forGood)
-    {
-        int owner = Volatile.Read(ref _biasedTo);
-        if (owner > 0 || forGood)
-        {
-            owner = Interlocked.Exchange(ref _biasedTo, Revoking);
-            // After the barrier either _biasedCall below shows the biased thread's call, or that thread's re-read of
-            // _biasedTo sees it gone; a claimant meanwhile waits for the end of Revoking (WaitWhileRevoking).
-            Interlocked.MemoryBarrierProcessWide();
-            bool never = forGood || owner == NeverBiased || Interlocked.Increment(ref _biasRevocations) > MaxBiasRevocations;
-            Volatile.Write(ref _biasedTo, never ? NeverBiased : 0);
-        }
-
-        return _biasedCall ? _lastBiasedTo : 0;
-    }
-
-    private void WaitWhileRevoking()
-    {
-        var wait = default(SpinWait);
-        while (Volatile.Read(ref _biasedTo) == Revoking)
-        {
-            wait.SpinOnce();
         }
     }
 
@@ -412,35 +294,10 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
 
     private SocketCall BeginSharedNestedOrFailedCall(int thread, int caller)
     {
-        if (caller == 0 && !_disposed)
-        {
-            // Claimed, on a socket biased to a thread, being revoked, or with a call claimed through the bias in flight.
-            if (_biasedCall && _lastBiasedTo == thread)
-            {
-                // Nested in this thread's own call claimed through the bias: that call keeps the socket, so the
-                // claim taken on the way goes back without ending anything.
-                Volatile.Write(ref _caller, 0);
-                _nestedCalls++;
-                return new SocketCall(this, _native);
-            }
-
-            WaitWhileRevoking();
-            int biasedCaller = RevokeBias(forGood: false);
-            if (biasedCaller == 0)
-            {
-                CountClaim(thread);
-                Volatile.Read(ref _async)?.EnterSync();
-                return new SocketCall(this, _native);
-            }
-
-            GiveBackClaim();
-            ThrowHelper.ThrowConcurrentUse(this, biasedCaller);
-        }
-
         if (caller == 0)
         {
             // Claimed, but Dispose had begun: give the claim back (closing if this was the call it waited for).
-            GiveBackClaim();
+            EndCall();
             ThrowHelper.ThrowObjectDisposed(this);
         }
 
@@ -467,7 +324,7 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     /// <summary>Closes the native socket unless a call is in flight, in which case that call's EndCall does. Once only.</summary>
     private void CloseIfIdle()
     {
-        if (_biasedCall || Interlocked.CompareExchange(ref _caller, Closed, 0) != 0)
+        if (Interlocked.CompareExchange(ref _caller, Closed, 0) != 0)
         {
             return;
         }

@@ -1,5 +1,3 @@
-using System.Runtime.CompilerServices;
-
 namespace Net.Zmq.Internal;
 
 /// <summary>
@@ -7,7 +5,7 @@ namespace Net.Zmq.Internal;
 /// calling thread owns the socket, the native socket stays open (a concurrent <see cref="Socket.Dispose"/> closes it
 /// when the call ends), and, once the socket is in async use, the async driver's gate is held so the reactor never
 /// calls libzmq on it at the same time. <c>using SocketCall call = BeginCall();</c> then pass <see cref="Native"/> to libzmq.
-/// The single-frame send and receive paths end the call with <see cref="End"/> instead of a <c>finally</c>
+/// The single-frame send and receive paths end the call with <see cref="Socket.EndCall"/> instead of a <c>finally</c>
 /// (which the JIT compiles to a funclet called on every message): between begin and end they run only the libzmq call,
 /// which cannot throw, and their failure path ends the call before it returns false or throws.
 /// </summary>
@@ -15,23 +13,15 @@ internal readonly ref struct SocketCall
 {
     private readonly Socket _socket;
 
-    // Whether the call claimed the socket through its bias to this thread rather than with the compare-and-swap.
-    private readonly bool _biased;
-
-    internal SocketCall(Socket socket, nint native, bool biased = false)
+    internal SocketCall(Socket socket, nint native)
     {
         _socket = socket;
         Native = native;
-        _biased = biased;
     }
 
     /// <summary>The native socket, valid until <see cref="Dispose"/>.</summary>
     internal nint Native { get; }
 
-    /// <summary>Ends the call (<see cref="Dispose"/>, for the paths that end it without a <c>using</c>).</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal void End() => _socket.EndCall(_biased);
-
     /// <summary>Ends the call.</summary>
-    public void Dispose() => End();
+    public void Dispose() => _socket.EndCall();
 }

@@ -60,8 +60,8 @@ public sealed class SyncRacingAsyncTests
     }
 
     /// <param name="callsBefore">
-    /// Calls the blocking thread makes first: after many in a row a thread claims the socket without a compare-and-swap,
-    /// and the driver's creation must see that call too.
+    /// Calls the blocking thread makes first: none, or a run of them, the case a cheaper claim for a thread that keeps
+    /// calling a socket would favour; the driver's creation must wait for the blocked receive either way.
     /// </param>
     [Theory]
     [InlineData(0)]

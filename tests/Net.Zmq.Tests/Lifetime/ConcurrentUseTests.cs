@@ -10,7 +10,8 @@ namespace Net.Zmq.Tests.Lifetime;
 /// </summary>
 public sealed class ConcurrentUseTests(ITestOutputHelper output)
 {
-    // More calls in a row than it takes for a socket to let their thread in without a compare-and-swap.
+    // Calls one thread makes in a row before it blocks in the socket or hands it on: a thread that keeps calling a
+    // socket is the case a cheaper claim would favour, and the socket must stay as safe for it.
     private const int CallsInARow = 100;
 
     [Fact]
@@ -116,8 +117,8 @@ public sealed class ConcurrentUseTests(ITestOutputHelper output)
     }
 
     /// <summary>
-    /// A thread that called a socket many times in a row gets it without a compare-and-swap per call; a second thread
-    /// that calls while the first is blocked inside a call must still be refused, and take the socket over after it.
+    /// A thread that called a socket many times in a row, then blocked inside a receive (seen in the kernel's thread
+    /// state, so it is inside libzmq, not about to enter it): a second thread is refused, and takes the socket over after.
     /// </summary>
     [Fact]
     public async Task A_second_thread_is_refused_while_a_thread_that_made_many_calls_in_a_row_is_inside_one()

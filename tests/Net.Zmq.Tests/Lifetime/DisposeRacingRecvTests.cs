@@ -70,8 +70,8 @@ public class DisposeRacingRecvTests(ITestOutputHelper output)
     }
 
     /// <summary>
-    /// The same with a receiving thread that called the socket many times in a row first, and so claims it without a
-    /// compare-and-swap: Dispose must still leave the close to the receive in flight.
+    /// The same with a receiving thread that called the socket many times in a row first and is known to be blocked
+    /// inside libzmq (the kernel's thread state) when Dispose comes: the close waits for the receive in flight.
     /// </summary>
     [Fact]
     public async Task Socket_Dispose_while_a_thread_that_made_many_calls_in_a_row_is_blocked_in_Recv_lets_the_Recv_finish()
