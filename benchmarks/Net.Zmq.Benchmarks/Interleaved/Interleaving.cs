@@ -7,12 +7,13 @@ namespace Net.Zmq.Benchmarks;
 /// <see cref="Suite.InterleavedWarmups"/>, and for at least <see cref="Suite.InterleavedWarmupTime"/>), each round runs
 /// the reference before every series (reference, A, reference, B, …), and pair i of a series is its i-th run with the
 /// reference run just before it. So every run follows a run of the other side, as in a plain A, B, A, B alternation.
-/// The series run in a new random order each round (seeded with the size, so the orders are the same from run to run): with one order turned by a place
-/// each pair, one series always ran right after the reference and the others right after another series of their own
-/// process, whose threads, caches and heap that run had just warmed; at 256 KB, where the binding's per-call cost is
-/// nil, that put the series that always followed `Message` 15% ahead of the one that always followed native C.
-/// A run times itself and returns its ns; the managed bytes allocated by the threads that make its calls (by default
-/// all threads) are counted around each run, and so is the CPU time of the process a series runs in, when the series has a clock for it.
+/// The series run in a new random order each round, seeded with the size so the orders are the same from run to run.
+/// With one order turned by a place each pair, one series always ran right after the reference and the others right
+/// after another series of their own process, whose threads, caches and heap that run had just warmed; at 256 KB,
+/// where the binding's per-call cost is nil, that put the series that always followed `Message` 16% ahead of the one
+/// that always followed native C. A run times itself and returns its ns; the managed bytes allocated by the threads
+/// that make its calls (by default all threads) are counted around each run, and so is the CPU time of the process a
+/// series runs in, when the series has a clock for it.
 /// After <see cref="Suite.InterleavedPairs"/> pairs, more are added while some series' median ratio is not resolved
 /// to ±3% and <see cref="Suite.InterleavedBudget"/> is not spent.
 /// </summary>
