@@ -125,29 +125,22 @@ public sealed class ConcurrentUseTests(ITestOutputHelper output)
     {
         if (!BlockedThreads.Supported)
         {
-            output.WriteLine("skipped: telling that the receive is blocked inside libzmq reads Linux x86_64 thread states");
+            output.WriteLine(BlockedThreads.Unsupported);
             return;
         }
 
         using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
-        int kernelId = 0, managedId = 0;
-        using var warmed = new ManualResetEventSlim();
-        Task<string> receiving = Waits.Run(() =>
+        Task<string> receiving = BlockedThreads.RunUntilBlocked(() =>
         {
-            kernelId = BlockedThreads.CurrentKernelId();
-            managedId = Environment.CurrentManagedThreadId;
             byte[] buffer = new byte[16];
             for (int i = 0; i < CallsInARow; i++)
             {
                 Assert.Equal(-1, pull.Recv(buffer, RecvFlags.DontWait)); // nothing queued yet
             }
 
-            warmed.Set();
             return pull.RecvString();
-        });
-        Assert.True(warmed.Wait(Timeouts.Wait));
-        Assert.True(BlockedThreads.WaitUntilSleepingInPoll(kernelId), "the receive never blocked");
+        }, out int managedId);
 
         var refused = Assert.Throws<InvalidOperationException>(() => pull.Recv(new byte[16], RecvFlags.DontWait));
         Assert.Contains($"in use by thread {managedId} ", refused.Message, StringComparison.Ordinal);

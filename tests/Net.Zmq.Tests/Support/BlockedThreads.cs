@@ -12,6 +12,31 @@ internal static partial class BlockedThreads
 
     public static bool Supported => OperatingSystem.IsLinux() && RuntimeInformation.ProcessArchitecture == Architecture.X64;
 
+    /// <summary>What a test that needs <see cref="Supported"/> prints when it is not.</summary>
+    public const string Unsupported = "skipped: telling that a call is blocked inside libzmq reads Linux x86_64 thread states";
+
+    /// <summary>
+    /// Runs <paramref name="call"/> on a dedicated thread and returns once that thread sleeps in poll: blocked inside
+    /// libzmq, not about to enter it. Fails the test when it never gets there.
+    /// </summary>
+    /// <param name="managedThreadId">The managed id of the thread making the call.</param>
+    public static Task<T> RunUntilBlocked<T>(Func<T> call, out int managedThreadId)
+    {
+        int tid = 0, managedId = 0;
+        using var started = new ManualResetEventSlim();
+        Task<T> task = Waits.Run(() =>
+        {
+            tid = CurrentKernelId();
+            managedId = Environment.CurrentManagedThreadId;
+            started.Set();
+            return call();
+        });
+        Assert.True(started.Wait(Timeouts.Wait), "the thread for the blocking call did not start");
+        Assert.True(WaitUntilSleepingInPoll(tid), "the call never blocked in poll");
+        managedThreadId = managedId;
+        return task;
+    }
+
     /// <summary>The calling thread's kernel id (gettid).</summary>
     public static int CurrentKernelId() => (int)Syscall(SysGettid);
 
