@@ -31,5 +31,11 @@ if (args.Length > 0 && args[0] == "message-counter")
     return MessageCounterBenchmarks.RunInterleaved();
 }
 
+// What the binding adds to a send + receive beyond the bare P/Invoke, interleaved (see CallOverheadBenchmarks).
+if (args.Length > 0 && args[0] == "call-overhead")
+{
+    return CallOverheadBenchmarks.RunInterleaved();
+}
+
 BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
 return 0;

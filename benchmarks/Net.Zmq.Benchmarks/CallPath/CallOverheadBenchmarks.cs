@@ -8,6 +8,9 @@ namespace Net.Zmq.Benchmarks;
 /// I/O thread, no network), through Net.Zmq's <see cref="Socket"/> and through the bare P/Invoke declarations with
 /// no checks, no call scope and no errno handling. The difference per operation is the call path's own cost.
 /// <code>dotnet benchmarks/Net.Zmq.Benchmarks/bin/Release/net10.0/Net.Zmq.Benchmarks.dll --filter *CallOverhead*</code>
+/// BenchmarkDotNet runs the rows one after the other, and on a busy machine they drift apart by more than the few
+/// nanoseconds in question; <see cref="RunInterleaved"/> (<c>Net.Zmq.Benchmarks.dll call-overhead</c>) alternates
+/// them in short rounds and reports, round by round, how much each costs beyond the bare P/Invoke.
 /// </summary>
 [MemoryDiagnoser]
 public unsafe class CallOverheadBenchmarks : InprocPairBenchmarks
@@ -54,5 +57,25 @@ public unsafe class CallOverheadBenchmarks : InprocPairBenchmarks
         }
 
         return total;
+    }
+
+    /// <summary>
+    /// Runs the three rows in alternation for <paramref name="rounds"/> rounds and prints, per row, the median
+    /// difference from the bare P/Invoke in ns per send + receive, with its middle half.
+    /// </summary>
+    public static int RunInterleaved(int rounds = 2001, int loopsPerRound = 5)
+    {
+        var benchmarks = new CallOverheadBenchmarks();
+        benchmarks.Setup();
+        try
+        {
+            double[][] nanoseconds = AlternatingRounds.Measure([benchmarks.Bare, benchmarks.Span, benchmarks.ReusedMessage], Frames, rounds, loopsPerRound);
+            AlternatingRounds.Print(["bare P/Invoke send + recv", "Send(span) + Recv(span)", "Send(span) + Recv(Message)"], nanoseconds, withDifference: true);
+            return 0;
+        }
+        finally
+        {
+            benchmarks.Cleanup();
+        }
     }
 }

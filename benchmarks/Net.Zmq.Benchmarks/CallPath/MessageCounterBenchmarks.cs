@@ -123,39 +123,8 @@ public class MessageCounterBenchmarks
         try
         {
             Func<int>[] variants = [quiet.Plain, quiet.Counted, listening.Counted];
-            var nanoseconds = new double[variants.Length][];
-            for (int v = 0; v < variants.Length; v++)
-            {
-                nanoseconds[v] = new double[rounds];
-                for (int warm = 0; warm < loopsPerRound * 5; warm++)
-                {
-                    variants[v]();
-                }
-            }
-
-            for (int round = 0; round < rounds; round++)
-            {
-                for (int k = 0; k < variants.Length; k++)
-                {
-                    int v = (round + k) % variants.Length;
-                    long start = Stopwatch.GetTimestamp();
-                    for (int loop = 0; loop < loopsPerRound; loop++)
-                    {
-                        variants[v]();
-                    }
-
-                    nanoseconds[v][round] = Stopwatch.GetElapsedTime(start).TotalNanoseconds / (loopsPerRound * (double)Frames);
-                }
-            }
-
-            string[] names = ["Send(span) + Recv(span)", "  + counter, no listener", "  + counter, listener"];
-            for (int v = 0; v < variants.Length; v++)
-            {
-                double[] ratios = [.. nanoseconds[v].Select((ns, round) => ns / nanoseconds[0][round]).Order()];
-                double[] sorted = [.. nanoseconds[v].Order()];
-                Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                    $"{names[v],-26} min {sorted[0],6:F1} ns/op, median {sorted[rounds / 2],6:F1} ns/op   ratio to plain: median {ratios[rounds / 2]:F4}, middle half {ratios[rounds / 4]:F4}–{ratios[rounds * 3 / 4]:F4}"));
-            }
+            double[][] nanoseconds = AlternatingRounds.Measure(variants, Frames, rounds, loopsPerRound);
+            AlternatingRounds.Print(["Send(span) + Recv(span)", "  + counter, no listener", "  + counter, listener"], nanoseconds, withDifference: false);
 
             // The check alone, without the send and receive around it: CPU-only, so the fastest of many runs is its cost.
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
