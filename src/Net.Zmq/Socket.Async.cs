@@ -337,7 +337,7 @@ public sealed partial class Socket
             // inside libzmq: the driver stays off libzmq until that call's EndCall releases it (see EndCallSlow).
             Interlocked.MemoryBarrierProcessWide();
             int caller = Volatile.Read(ref _caller);
-            if (caller == 0 || caller == Closed || caller == Environment.CurrentManagedThreadId)
+            if (caller == 0 || caller == Closed || caller == CallingThread.Id)
             {
                 ReleaseEarlierCall(driver);
             }

@@ -234,7 +234,7 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal SocketCall BeginCall()
     {
-        int thread = Environment.CurrentManagedThreadId;
+        int thread = CallingThread.Id;
         int caller = IsDraft ? thread : Interlocked.CompareExchange(ref _caller, thread, 0);
         if (caller != 0 || _disposed)
         {
