@@ -141,14 +141,15 @@ internal sealed partial class MarkdownReport
              "(`SendAsync`/`RecvAsync`, continuations on the thread pool) and async with inline continuations (the `Net.Zmq.Async.InlineContinuations` " +
              $"switch, the same socket) alternate: {trips.Sync.Count} pairs of {Suite.RoundTripSamples:N0} timed round trips each, after 1,000 " +
              "warm-up round trips per run; NetMQ's async client runs once after them (three rounds). CPU/round trip: the process's user + system " +
-             "time over the timed round trips (server thread included) ÷ round trips. Allocated counts all threads' managed bytes per round trip." +
+             "time over the timed round trips (server thread included) ÷ round trips. Allocated counts all threads' managed bytes per round trip; " +
+             "pool threads added: how many threads the thread pool gained during the timed round trips (a thread it starts allocates its own objects)." +
              (trips.Native.Count == 0 ? "" :
                  " Each pair also runs the native C program's DEALER/ROUTER echo (its client and echo thread in C, a process of its own, 1,000 " +
                  "warm-ups, the same number of timed round trips); the order of the three turns by one place from pair to pair.") +
              $" Before each run the process idles {Suite.RoundTripIdleGap.TotalMilliseconds:F0} ms, so no run inherits how busy the CPUs were in the run before it.");
         Line();
-        Line("| Pair | Client | Mean | p50 | p90 | p99 | CPU/round trip | Allocated/op |");
-        Line("|---:|---|---:|---:|---:|---:|---:|---:|");
+        Line("| Pair | Client | Mean | p50 | p90 | p99 | CPU/round trip | Allocated/op | Pool threads added |");
+        Line("|---:|---|---:|---:|---:|---:|---:|---:|---:|");
         for (int i = 0; i < trips.Sync.Count; i++)
         {
             if (i < trips.Native.Count)
@@ -193,7 +194,8 @@ internal sealed partial class MarkdownReport
     {
         string cpu = r.CpuPerOperation is { } c ? Units.Duration(c) : "n/a";
         string allocated = r.AllocatedPerOperation is { } a ? Units.Bytes(a) : "n/a";
-        Line($"| {pair} | {r.Library} | {Units.Duration(r.Mean)} | {Units.Duration(r.P50)} | {Units.Duration(r.P90)} | {Units.Duration(r.P99)} | {cpu} | {allocated} |");
+        string threads = r.PoolThreadsAdded is { } t ? $"{t}" : "n/a";
+        Line($"| {pair} | {r.Library} | {Units.Duration(r.Mean)} | {Units.Duration(r.P50)} | {Units.Duration(r.P90)} | {Units.Duration(r.P99)} | {cpu} | {allocated} | {threads} |");
     }
 
     private void ManySocketsTable()

@@ -39,7 +39,8 @@ internal static class RoundTripRunner
 
     /// <summary>
     /// Times <paramref name="roundTrip"/> the same way, for operations that are awaited; run it on the thread (and
-    /// synchronization context) the library needs. Also records the process's CPU time per operation.
+    /// synchronization context) the library needs. Also records the process's CPU time per operation, and how many
+    /// threads the thread pool gained meanwhile.
     /// </summary>
     /// <param name="rounds">Consecutive rounds of <see cref="Suite.RoundTripSamples"/> operations each.</param>
     public static async Task<LatencyResult> MeasureAsync(string scenarioName, string libraryName, int size, Func<ValueTask> roundTrip, int? rounds = null)
@@ -54,6 +55,7 @@ internal static class RoundTripRunner
 
         // Environment.CpuUsage is the process's user + system time (getrusage), read without allocating.
         TimeSpan cpuBefore = Environment.CpuUsage.TotalTime;
+        int poolThreadsBefore = ThreadPool.ThreadCount;
         long before = GC.GetTotalAllocatedBytes(precise: true);
         for (int i = 0; i < count; i++)
         {
@@ -64,15 +66,17 @@ internal static class RoundTripRunner
 
         long allocated = GC.GetTotalAllocatedBytes(precise: true) - before;
         double cpuPerOperation = (Environment.CpuUsage.TotalTime - cpuBefore).Ticks * 100.0 / count;
-        return Summarize(scenarioName, libraryName, size, ticks, roundCount, allocated, cpuPerOperation);
+        int poolThreadsAdded = Math.Max(0, ThreadPool.ThreadCount - poolThreadsBefore);
+        return Summarize(scenarioName, libraryName, size, ticks, roundCount, allocated, cpuPerOperation, poolThreadsAdded);
     }
 
-    private static LatencyResult Summarize(string scenarioName, string libraryName, int size, long[] ticks, int rounds, long allocated, double? cpuPerOperation = null)
+    private static LatencyResult Summarize(
+        string scenarioName, string libraryName, int size, long[] ticks, int rounds, long allocated, double? cpuPerOperation = null, int? poolThreadsAdded = null)
     {
         double nsPerTick = 1e9 / Stopwatch.Frequency;
         double[] samples = Array.ConvertAll(ticks, t => t * nsPerTick);
         // The process-wide counter has been seen to go backwards under Server GC; such a window measures nothing.
         double? perOperation = allocated < 0 ? null : (double)allocated / ticks.Length;
-        return LatencyResult.FromSamples(scenarioName, libraryName, size, samples, rounds, perOperation, cpuPerOperation);
+        return LatencyResult.FromSamples(scenarioName, libraryName, size, samples, rounds, perOperation, cpuPerOperation, poolThreadsAdded);
     }
 }
