@@ -3,9 +3,14 @@ namespace Net.Zmq.Tests.Support;
 /// <summary>Measures managed allocation on the calling thread.</summary>
 internal static class Allocations
 {
+    private const int Windows = 3;
+
     /// <summary>
-    /// Runs <paramref name="operation"/> 100 times to warm up (JIT, type loading, lazy statics), then
-    /// <paramref name="iterations"/> times; returns the bytes this thread allocated during the second series.
+    /// Runs <paramref name="operation"/> 100 times to warm up (JIT, type loading, lazy statics), then three windows of
+    /// <paramref name="iterations"/> runs each; returns the bytes this thread allocated in the window that allocated
+    /// least. An allocation made by every run, or by one run in <paramref name="iterations"/>, lands in every window;
+    /// a one-off allocation of the runtime lands in one (on .NET 8, 40 B once in a timed text send, about 5 ms in,
+    /// with tiered compilation on or off).
     /// </summary>
     public static long Measure(Action operation, int iterations)
     {
@@ -14,12 +19,18 @@ internal static class Allocations
             operation();
         }
 
-        long before = GC.GetAllocatedBytesForCurrentThread();
-        for (int i = 0; i < iterations; i++)
+        long least = long.MaxValue;
+        for (int window = 0; window < Windows; window++)
         {
-            operation();
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            for (int i = 0; i < iterations; i++)
+            {
+                operation();
+            }
+
+            least = Math.Min(least, GC.GetAllocatedBytesForCurrentThread() - before);
         }
 
-        return GC.GetAllocatedBytesForCurrentThread() - before;
+        return least;
     }
 }
