@@ -23,8 +23,21 @@ internal sealed partial class PeerChild : IDisposable
     /// <summary>Whether the process has ended.</summary>
     public bool HasExited => _process.HasExited;
 
-    /// <summary>Waits at most <paramref name="timeout"/> for the process to end; its exit code, or null while it runs.</summary>
-    public int? WaitForExit(TimeSpan timeout) => _process.WaitForExit(timeout) ? _process.ExitCode : null;
+    /// <summary>
+    /// Waits at most <paramref name="timeout"/> for the process to end; its exit code, or null while it runs. Once it
+    /// has ended, every line it wrote is in <see cref="ReadLine"/>'s queue: the timed wait alone returns before the
+    /// redirected output is drained, and the untimed one waits for that.
+    /// </summary>
+    public int? WaitForExit(TimeSpan timeout)
+    {
+        if (!_process.WaitForExit(timeout))
+        {
+            return null;
+        }
+
+        _process.WaitForExit();
+        return _process.ExitCode;
+    }
 
     /// <summary>Starts <c>peer ARGS</c>; with <paramref name="networkNamespace"/>, inside that namespace (needs root).</summary>
     public static PeerChild Start(string? networkNamespace, params string[] peerArguments) =>
