@@ -336,8 +336,7 @@ public sealed partial class Socket
             // A synchronous call begun on another thread before the driver was published took no gate and may be
             // inside libzmq: the driver stays off libzmq until that call's EndCall releases it (see EndCallSlow).
             Interlocked.MemoryBarrierProcessWide();
-            int caller = Volatile.Read(ref _caller);
-            if (caller == 0 || caller == Closed || caller == CallingThread.Id)
+            if (NoCallInFlight(CallingThread.Id))
             {
                 ReleaseEarlierCall(driver);
             }

@@ -168,13 +168,13 @@ public sealed partial class Socket
         SocketCall call = BeginCall();
         while (LibZmq.MsgRecv(msg, call.Native, callFlags) < 0)
         {
-            if (!RetryOrEndCall(call.Native, callFlags, Direction.Receive, deadline))
+            if (!RetryOrEndCall(call, callFlags, Direction.Receive, deadline))
             {
                 return false;
             }
         }
 
-        EndCall();
+        call.Dispose();
         return true;
     }
 
@@ -186,13 +186,13 @@ public sealed partial class Socket
         int received;
         while ((received = LibZmq.Recv(call.Native, buffer, (nuint)length, callFlags)) < 0)
         {
-            if (!RetryOrEndCall(call.Native, callFlags, Direction.Receive, deadline))
+            if (!RetryOrEndCall(call, callFlags, Direction.Receive, deadline))
             {
                 return -1;
             }
         }
 
-        EndCall();
+        call.Dispose();
         return received;
     }
 }

@@ -102,14 +102,14 @@ public sealed partial class Socket
         {
             while (LibZmq.MsgSend(msg, call.Native, callFlags) < 0)
             {
-                if (!RetryOrEndCall(call.Native, callFlags, Direction.Send, deadline))
+                if (!RetryOrEndCall(call, callFlags, Direction.Send, deadline))
                 {
                     return false;
                 }
             }
         }
 
-        EndCall();
+        call.Dispose();
         message.MarkSent();
         return true;
     }
@@ -122,13 +122,13 @@ public sealed partial class Socket
         SocketCall call = BeginCall();
         while (LibZmq.Send(call.Native, data, (nuint)length, callFlags) < 0)
         {
-            if (!RetryOrEndCall(call.Native, callFlags, Direction.Send, deadline))
+            if (!RetryOrEndCall(call, callFlags, Direction.Send, deadline))
             {
                 return false;
             }
         }
 
-        EndCall();
+        call.Dispose();
         return true;
     }
 

@@ -207,19 +207,19 @@ public sealed partial class Socket
     /// it gives up (false) or throws, the call is ended first, so nothing leaves the method with the socket claimed.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private bool RetryOrEndCall(nint socket, int callFlags, Direction direction, long deadline)
+    private bool RetryOrEndCall(scoped in SocketCall call, int callFlags, Direction direction, long deadline)
     {
         bool retry = false;
         try
         {
-            retry = RetryAfterFailure(socket, callFlags, direction, deadline);
+            retry = RetryAfterFailure(call.Native, callFlags, direction, deadline);
             return retry;
         }
         finally
         {
             if (!retry)
             {
-                EndCall();
+                call.Dispose();
             }
         }
     }

@@ -15,17 +15,34 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
 {
     private const int Closed = -1;
 
+    // Compare-and-swap claims in a row by one thread before the socket is biased to it (see SocketBias).
+    private const int ClaimsBeforeBias = 16;
+
+    // Revocations after which a socket, evidently handed between threads, is never biased again.
+    private const int MaxBiasRevocations = 8;
+
     private readonly SocketHandle _handle;
     private readonly nint _native;
 
     // Who is inside a call on this socket: 0 (nobody), the managed id of the calling thread, or Closed once the native
     // socket is closed. BeginCall's one compare-and-swap both claims the socket for its thread and keeps the native
     // socket open: Dispose closes it only when nobody is inside, or leaves that to the call in flight (EndCall).
-    // Draft sockets are thread-safe and never claimed: each call leases the handle instead.
+    // A thread the socket is biased to claims it through _bias instead. Draft sockets are thread-safe and never
+    // claimed: each call leases the handle instead.
     private int _caller;
 
     // Calls the owning thread makes inside its own call (a nested BeginCall); only that thread touches it.
     private int _nestedCalls;
+
+    // The grant of the thread that made ClaimsBeforeBias compare-and-swap claims in a row, or null (see SocketBias).
+    // Given and taken back only under the compare-and-swap claim.
+    private SocketBias? _bias;
+
+    // The thread that made the last compare-and-swap claims, how many in a row, and how often a grant was taken back;
+    // touched only under the claim.
+    private int _lastCaller;
+    private int _claimsInARow;
+    private int _biasRevocations;
 
     // Set by Dispose before it tries to close; every call after it fails, even while a Poller, a proxy or the async
     // driver still holds a lease on the handle.
@@ -205,9 +222,10 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
 
         _disposed = true;
 
-        // EndCall clears _caller and then reads _disposed without a fence of its own; after this barrier either that
-        // call's exit is visible to CloseIfIdle here, or the exiting call sees _disposed and closes. The async driver's
-        // creation, which checks _disposed after publishing, pairs with it the same way.
+        // EndCall clears _caller (or counts down its grant's calls) and then reads _disposed without a fence of its own;
+        // after this barrier either that call's exit is visible to CloseIfIdle here, or the exiting call sees _disposed
+        // and closes. A call through a grant counts itself before it reads _disposed, so the same holds for its start.
+        // The async driver's creation, which checks _disposed after publishing, pairs with it the same way.
         Interlocked.MemoryBarrierProcessWide();
         CloseIfIdle();
     }
@@ -235,22 +253,48 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     internal SocketCall BeginCall()
     {
         int thread = CallingThread.Id;
+        if (Volatile.Read(ref _bias) is { } bias && bias.Thread == thread)
+        {
+            // Counted before Revoked and _disposed are read: a thread taking the socket back, or disposing it, reads
+            // Calls after a process-wide barrier.
+            bias.Calls++;
+            if (!bias.Revoked && !_disposed)
+            {
+                Volatile.Read(ref _async)?.EnterSync();
+                return new SocketCall(this, _native, bias);
+            }
+
+            bias.Calls--;
+        }
+
         int caller = IsDraft ? thread : Interlocked.CompareExchange(ref _caller, thread, 0);
-        if (caller != 0 || _disposed)
+        if (caller != 0 || _disposed || Volatile.Read(ref _bias) is not null)
         {
             return BeginSharedNestedOrFailedCall(thread, caller);
         }
 
+        CountClaim(thread);
         Volatile.Read(ref _async)?.EnterSync();
-        return new SocketCall(this, _native);
+        return new SocketCall(this, _native, null);
     }
 
-    /// <summary>Ends a call begun by <see cref="BeginCall"/>; closes the native socket if it was disposed meanwhile.</summary>
+    /// <summary>
+    /// Ends a call begun by <see cref="BeginCall"/> (claimed through <paramref name="bias"/>, or otherwise when null);
+    /// closes the native socket if it was disposed meanwhile.
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal void EndCall()
+    internal void EndCall(SocketBias? bias)
     {
         Volatile.Read(ref _async)?.ExitSync();
-        if (IsDraft)
+        if (bias is not null)
+        {
+            bias.Calls--;
+            if (_disposed || _asyncJoining)
+            {
+                EndCallSlow();
+            }
+        }
+        else if (IsDraft)
         {
             _handle.EndLease();
         }
@@ -260,12 +304,65 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
         }
         else
         {
-            Volatile.Write(ref _caller, 0);
-            if (_disposed || _asyncJoining)
-            {
-                EndCallSlow();
-            }
+            GiveBackClaim();
         }
+    }
+
+    /// <summary>Gives back the compare-and-swap claim; closes the native socket if it was disposed meanwhile.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void GiveBackClaim()
+    {
+        Volatile.Write(ref _caller, 0);
+        if (_disposed || _asyncJoining)
+        {
+            EndCallSlow();
+        }
+    }
+
+    /// <summary>True while no call is inside libzmq on the socket but, perhaps, one by <paramref name="thread"/>.</summary>
+    private bool NoCallInFlight(int thread)
+    {
+        int caller = Volatile.Read(ref _caller);
+        return (caller == 0 || caller == Closed || caller == thread)
+               && (Volatile.Read(ref _bias) is not { } bias || bias.Thread == thread || Volatile.Read(ref bias.Calls) == 0);
+    }
+
+    /// <summary>
+    /// Counts a compare-and-swap claim by <paramref name="thread"/>, under that claim, and grants it the socket after
+    /// <see cref="ClaimsBeforeBias"/> in a row.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void CountClaim(int thread)
+    {
+        if (_lastCaller != thread)
+        {
+            _lastCaller = thread;
+            _claimsInARow = 1;
+        }
+        else if (++_claimsInARow == ClaimsBeforeBias && _biasRevocations < MaxBiasRevocations)
+        {
+            Volatile.Write(ref _bias, new SocketBias(thread));
+        }
+    }
+
+    /// <summary>
+    /// Takes the socket back from the thread <paramref name="bias"/> was granted to, under the compare-and-swap claim:
+    /// false, with the grant left standing, when that thread is inside a call through it.
+    /// </summary>
+    private bool TryRevoke(SocketBias bias)
+    {
+        bias.Revoked = true;
+        // After the barrier either Calls shows the owner's call, or the owner's read of Revoked sees it set.
+        Interlocked.MemoryBarrierProcessWide();
+        if (Volatile.Read(ref bias.Calls) != 0)
+        {
+            bias.Revoked = false;
+            return false;
+        }
+
+        _biasRevocations++;
+        Volatile.Write(ref _bias, null);
+        return true;
     }
 
     // As Dispose does, CreateAsyncDriver publishes then issues a process-wide barrier before reading _caller, so the
@@ -273,7 +370,8 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void EndCallSlow()
     {
-        if (_asyncJoining && Volatile.Read(ref _async) is { } driver)
+        // Not while another call is in flight (the claim of a call this one was nested in): that call releases it.
+        if (_asyncJoining && Volatile.Read(ref _async) is { } driver && NoCallInFlight(0))
         {
             ReleaseEarlierCall(driver);
         }
@@ -296,9 +394,31 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     {
         if (caller == 0)
         {
-            // Claimed, but Dispose had begun: give the claim back (closing if this was the call it waited for).
-            EndCall();
-            ThrowHelper.ThrowObjectDisposed(this);
+            if (_disposed)
+            {
+                // Claimed, but Dispose had begun: give the claim back (closing if this was the call it waited for).
+                GiveBackClaim();
+                ThrowHelper.ThrowObjectDisposed(this);
+            }
+
+            // Claimed while the socket is granted to a thread: take it back, unless that thread is inside a call.
+            SocketBias bias = Volatile.Read(ref _bias)!;
+            if (bias.Thread == thread)
+            {
+                // This thread's own grant, which a thread that failed to take it back marked for a moment.
+                GiveBackClaim();
+                return BeginCall();
+            }
+
+            if (!TryRevoke(bias))
+            {
+                GiveBackClaim();
+                ThrowHelper.ThrowConcurrentUse(this, bias.Thread);
+            }
+
+            CountClaim(thread);
+            Volatile.Read(ref _async)?.EnterSync();
+            return new SocketCall(this, _native, null);
         }
 
         if (_disposed || caller == Closed)
@@ -308,7 +428,7 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
 
         if (IsDraft)
         {
-            return new SocketCall(this, _handle.Lease(this));
+            return new SocketCall(this, _handle.Lease(this), null);
         }
 
         if (caller != thread)
@@ -318,13 +438,13 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
 
         _nestedCalls++;
         Volatile.Read(ref _async)?.EnterSync();
-        return new SocketCall(this, _native);
+        return new SocketCall(this, _native, null);
     }
 
     /// <summary>Closes the native socket unless a call is in flight, in which case that call's EndCall does. Once only.</summary>
     private void CloseIfIdle()
     {
-        if (Interlocked.CompareExchange(ref _caller, Closed, 0) != 0)
+        if (Volatile.Read(ref _bias) is { Calls: not 0 } || Interlocked.CompareExchange(ref _caller, Closed, 0) != 0)
         {
             return;
         }

@@ -5,23 +5,28 @@ namespace Net.Zmq.Internal;
 /// calling thread owns the socket, the native socket stays open (a concurrent <see cref="Socket.Dispose"/> closes it
 /// when the call ends), and, once the socket is in async use, the async driver's gate is held so the reactor never
 /// calls libzmq on it at the same time. <c>using SocketCall call = BeginCall();</c> then pass <see cref="Native"/> to libzmq.
-/// The single-frame send and receive paths end the call with <see cref="Socket.EndCall"/> instead of a <c>finally</c>
+/// The single-frame send and receive paths call <see cref="Dispose"/> themselves instead of a <c>finally</c>
 /// (which the JIT compiles to a funclet called on every message): between begin and end they run only the libzmq call,
 /// which cannot throw, and their failure path ends the call before it returns false or throws.
 /// </summary>
 internal readonly ref struct SocketCall
 {
     private readonly Socket _socket;
+    private readonly SocketBias? _bias;
 
-    internal SocketCall(Socket socket, nint native)
+    /// <param name="socket">The socket called.</param>
+    /// <param name="native">Its native socket.</param>
+    /// <param name="bias">The grant the call was claimed through, or null when it was claimed otherwise.</param>
+    internal SocketCall(Socket socket, nint native, SocketBias? bias)
     {
         _socket = socket;
         Native = native;
+        _bias = bias;
     }
 
     /// <summary>The native socket, valid until <see cref="Dispose"/>.</summary>
     internal nint Native { get; }
 
     /// <summary>Ends the call.</summary>
-    public void Dispose() => _socket.EndCall();
+    public void Dispose() => _socket.EndCall(_bias);
 }
