@@ -31,6 +31,7 @@ public sealed partial class Socket
 
     /// <summary>Receives one frame into <paramref name="buffer"/>; the result is as for <see cref="Recv(Span{byte}, RecvFlags)"/> (frame size, possibly larger than the buffer; −1 only under DontWait).</summary>
     /// <exception cref="ArgumentNullException"><paramref name="buffer"/> is null.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public int Recv(byte[] buffer, RecvFlags flags = RecvFlags.None)
     {
         ArgumentNullException.ThrowIfNull(buffer);

@@ -28,6 +28,7 @@ public sealed partial class Socket
     /// <summary>Sends <paramref name="data"/> as one frame.</summary>
     /// <returns>True when queued; false only under <see cref="SendFlags.DontWait"/> when it cannot be queued now.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="data"/> is null.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool Send(byte[] data, SendFlags flags = SendFlags.None)
     {
         ArgumentNullException.ThrowIfNull(data);

@@ -252,8 +252,7 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal SocketCall BeginCall()
     {
-        int thread = CallingThread.Id;
-        if (Volatile.Read(ref _bias) is { } bias && bias.Thread == thread)
+        if (Volatile.Read(ref _bias) is { } bias && bias.Thread == CallingThread.Id)
         {
             // Counted before Revoked and _disposed are read: a thread taking the socket back, or disposing it, reads
             // Calls after a process-wide barrier.
@@ -267,6 +266,17 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
             bias.Calls--;
         }
 
+        return BeginClaimedCall();
+    }
+
+    /// <summary>
+    /// <see cref="BeginCall"/> for a thread the socket is not granted to: the compare-and-swap claim (a lease on draft
+    /// sockets). Kept out of line so that the granted path, inlined into every send and receive, stays small.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private SocketCall BeginClaimedCall()
+    {
+        int thread = CallingThread.Id;
         int caller = IsDraft ? thread : Interlocked.CompareExchange(ref _caller, thread, 0);
         if (caller != 0 || _disposed || Volatile.Read(ref _bias) is not null)
         {
@@ -285,16 +295,26 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal void EndCall(SocketBias? bias)
     {
-        Volatile.Read(ref _async)?.ExitSync();
-        if (bias is not null)
+        if (bias is null)
         {
-            bias.Calls--;
-            if (_disposed || _asyncJoining)
-            {
-                EndCallSlow();
-            }
+            EndClaimedCall();
+            return;
         }
-        else if (IsDraft)
+
+        Volatile.Read(ref _async)?.ExitSync();
+        bias.Calls--;
+        if (_disposed || _asyncJoining)
+        {
+            EndCallSlow();
+        }
+    }
+
+    /// <summary><see cref="EndCall"/> for a call begun by <see cref="BeginClaimedCall"/>.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void EndClaimedCall()
+    {
+        Volatile.Read(ref _async)?.ExitSync();
+        if (IsDraft)
         {
             _handle.EndLease();
         }

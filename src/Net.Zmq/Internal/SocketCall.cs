@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+
 namespace Net.Zmq.Internal;
 
 /// <summary>
@@ -28,5 +30,6 @@ internal readonly ref struct SocketCall
     internal nint Native { get; }
 
     /// <summary>Ends the call.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Dispose() => _socket.EndCall(_bias);
 }
