@@ -9,6 +9,8 @@
 #                       suite itself took 6 minutes on 2 cores) and write benchmarks/results/latest.md + latest.svg;
 #                       add --full for every size (20 minutes before the interleaved phases were added; not timed since)
 #   ./build.sh soak     set up, build, run the soak (minutes): long streams, socket churn, memory, zero-copy under GC
+#   ./build.sh profile  set up, install perf, and profile the 64 B ROUTER loop of each interleaved series (about 1.5
+#                       minutes): the share of the process's CPU in the binding's code (docs/benchmarks.md)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -156,17 +158,23 @@ case "$command" in
         dotnet benchmarks/Net.Zmq.Benchmarks/bin/$configuration/net10.0/Net.Zmq.Benchmarks.dll suite \
             --native artifacts/native/zmq_native_bench --results benchmarks/results ${2:+"$2"}
         ;;
+    profile)
+        setup
+        command -v perf >/dev/null || { log "installing linux-perf for the profile"; apt_install linux-perf; }
+        log "profiling the 64 B ROUTER loop of each series (see docs/benchmarks.md)"
+        dotnet benchmarks/Net.Zmq.Benchmarks/bin/$configuration/net10.0/Net.Zmq.Benchmarks.dll call-path-profile
+        ;;
     soak)
         setup
         log "running the soak (see docs/reliability.md)"
         dotnet tests/Net.Zmq.Soak/bin/"$configuration"/net10.0/Net.Zmq.Soak.dll soak
         ;;
     -h|--help|help)
-        sed -n '2,11p' "$0"
+        sed -n '2,13p' "$0"
         ;;
     *)
         echo "unknown command '$command'" >&2
-        sed -n '2,11p' "$0" >&2
+        sed -n '2,13p' "$0" >&2
         exit 2
         ;;
 esac

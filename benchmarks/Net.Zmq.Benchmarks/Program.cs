@@ -37,5 +37,16 @@ if (args.Length > 0 && args[0] == "call-overhead")
     return CallOverheadBenchmarks.RunInterleaved();
 }
 
+// The binding's share of the 64 B ROUTER loop's CPU, from perf profiles (see CallPathProfile; ./build.sh profile).
+if (args.Length > 0 && args[0] == "call-path-profile")
+{
+    return CallPathProfile.Run();
+}
+
+if (args.Length > 2 && args[0] == CallPathProfile.LoopVerb)
+{
+    return CallPathProfile.RunLoop(args[1], int.Parse(args[2], System.Globalization.CultureInfo.InvariantCulture));
+}
+
 BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
 return 0;

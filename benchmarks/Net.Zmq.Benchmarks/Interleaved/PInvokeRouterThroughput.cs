@@ -100,7 +100,7 @@ internal sealed unsafe class PInvokeRouterThroughput : IDisposable
         }
     }
 
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    [MethodImpl(MethodImplOptions.AggressiveOptimization | MethodImplOptions.NoInlining)]
     public double Run(int size, int messages)
     {
         _size = size;
@@ -134,7 +134,7 @@ internal sealed unsafe class PInvokeRouterThroughput : IDisposable
         NativeMemory.Free(_routingId);
     }
 
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    [MethodImpl(MethodImplOptions.AggressiveOptimization | MethodImplOptions.NoInlining)]
     private void Send()
     {
         byte receiverId = (byte)'R';

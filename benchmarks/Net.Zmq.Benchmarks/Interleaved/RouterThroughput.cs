@@ -29,7 +29,7 @@ internal sealed class RouterThroughput : IDisposable
         _sender = new SenderThread(Send);
     }
 
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    [MethodImpl(MethodImplOptions.AggressiveOptimization | MethodImplOptions.NoInlining)]
     public double RunSpan(int size, int messages)
     {
         long started = Begin(size, messages);
@@ -44,7 +44,7 @@ internal sealed class RouterThroughput : IDisposable
         return _sender.FinishTimed(started);
     }
 
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    [MethodImpl(MethodImplOptions.AggressiveOptimization | MethodImplOptions.NoInlining)]
     public double RunMessage(int size, int messages)
     {
         long started = Begin(size, messages);
@@ -83,7 +83,7 @@ internal sealed class RouterThroughput : IDisposable
         return _sender.StartTimed();
     }
 
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    [MethodImpl(MethodImplOptions.AggressiveOptimization | MethodImplOptions.NoInlining)]
     private void Send()
     {
         Socket sender = _pair.Sender;
