@@ -252,7 +252,9 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal SocketCall BeginCall()
     {
-        if (Volatile.Read(ref _bias) is { } bias && bias.Thread == CallingThread.Id)
+        // Read first and unconditionally, so that the JIT reads the thread-static once for the calls of a loop's body.
+        int thread = CallingThread.Id;
+        if (Volatile.Read(ref _bias) is { } bias && bias.Thread == thread)
         {
             // Counted before Revoked and _disposed are read: a thread taking the socket back, or disposing it, reads
             // Calls after a process-wide barrier.
@@ -266,7 +268,7 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
             bias.Calls--;
         }
 
-        return BeginClaimedCall();
+        return BeginClaimedCall(thread);
     }
 
     /// <summary>
@@ -274,9 +276,8 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     /// sockets). Kept out of line so that the granted path, inlined into every send and receive, stays small.
     /// </summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private SocketCall BeginClaimedCall()
+    private SocketCall BeginClaimedCall(int thread)
     {
-        int thread = CallingThread.Id;
         int caller = IsDraft ? thread : Interlocked.CompareExchange(ref _caller, thread, 0);
         if (caller != 0 || _disposed || Volatile.Read(ref _bias) is not null)
         {
@@ -309,7 +310,7 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
         }
     }
 
-    /// <summary><see cref="EndCall"/> for a call begun by <see cref="BeginClaimedCall"/>.</summary>
+    /// <summary><see cref="EndCall"/> for a call begun by <see cref="BeginClaimedCall(int)"/>.</summary>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void EndClaimedCall()
     {
