@@ -129,7 +129,7 @@ internal static class CallPathProfile
         samples = 0;
         foreach (string line in report.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
         {
-            string[] fields = line.Split(' ', 3, StringSplitOptions.RemoveEmptyEntries);
+            string[] fields = line.Split(' ', 3, StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
             if (fields.Length < 3 || !fields[0].EndsWith('%'))
             {
                 continue;
