@@ -15,19 +15,19 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
 {
     private const int Closed = -1;
 
-    // Compare-and-swap claims in a row by one thread before the socket is biased to it (see SocketBias).
+    // Compare-and-swap claims in a row by one thread before the socket is granted to it (see SocketBias).
     private const int ClaimsBeforeBias = 16;
 
-    // Revocations after which a socket, evidently handed between threads, is never biased again.
+    // Take-backs of a grant after which a socket, evidently handed between threads, is never granted again.
     private const int MaxBiasRevocations = 8;
 
     private readonly SocketHandle _handle;
     private readonly nint _native;
 
     // Who is inside a call on this socket: 0 (nobody), the managed id of the calling thread, or Closed once the native
-    // socket is closed. BeginCall's one compare-and-swap both claims the socket for its thread and keeps the native
-    // socket open: Dispose closes it only when nobody is inside, or leaves that to the call in flight (EndCall).
-    // A thread the socket is biased to claims it through _bias instead. Draft sockets are thread-safe and never
+    // socket is closed. BeginClaimedCall's one compare-and-swap both claims the socket for its thread and keeps the
+    // native socket open: Dispose closes it only when nobody is inside, or leaves that to the call in flight (EndCall).
+    // A thread the socket is granted to claims it through _bias instead. Draft sockets are thread-safe and never
     // claimed: each call leases the handle instead.
     private int _caller;
 
@@ -386,8 +386,9 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
         return true;
     }
 
-    // As Dispose does, CreateAsyncDriver publishes then issues a process-wide barrier before reading _caller, so the
-    // unfenced write-then-read above cannot miss it: either it sees this call has ended, or this call sees its flag.
+    // As Dispose does, CreateAsyncDriver publishes then issues a process-wide barrier before reading _caller and the
+    // grant's calls, so the unfenced write-then-read of EndCall and GiveBackClaim cannot miss it: either it sees this
+    // call has ended, or this call sees its flag.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void EndCallSlow()
     {
