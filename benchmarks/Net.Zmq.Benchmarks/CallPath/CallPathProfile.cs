@@ -125,7 +125,7 @@ internal static class CallPathProfile
     /// <summary>Groups <c>perf report --sort dso</c> lines (share, samples, object) into JIT code, runtime, libzmq, libc and kernel.</summary>
     private static Dictionary<string, double> Shares(string report, out long samples)
     {
-        var shares = new Dictionary<string, double> { ["jit"] = 0, ["runtime"] = 0, ["libzmq"] = 0, ["libc"] = 0, ["kernel"] = 0, ["other"] = 0 };
+        var shares = new Dictionary<string, double> { ["jit"] = 0, ["runtime"] = 0, ["libzmq"] = 0, ["libc"] = 0, ["kernel"] = 0 };
         samples = 0;
         foreach (string line in report.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
         {
@@ -138,13 +138,16 @@ internal static class CallPathProfile
             double share = double.Parse(fields[0].TrimEnd('%'), CultureInfo.InvariantCulture);
             samples += long.Parse(fields[1], CultureInfo.InvariantCulture);
             string dso = fields[2];
-            string group = dso.StartsWith("[JIT]", StringComparison.Ordinal) || dso.EndsWith(".dll", StringComparison.Ordinal) ? "jit"
+            string? group = dso.StartsWith("[JIT]", StringComparison.Ordinal) || dso.EndsWith(".dll", StringComparison.Ordinal) ? "jit"
                 : dso.Contains("libcoreclr", StringComparison.Ordinal) || dso.Contains("ld-linux", StringComparison.Ordinal) || dso.Contains("libclrjit", StringComparison.Ordinal) ? "runtime"
                 : dso.Contains("libzmq", StringComparison.Ordinal) ? "libzmq"
                 : dso.Contains("libc.so", StringComparison.Ordinal) ? "libc"
                 : dso.Contains("kernel", StringComparison.Ordinal) ? "kernel"
-                : "other";
-            shares[group] += share;
+                : null; // anything else is not printed
+            if (group is not null)
+            {
+                shares[group] += share;
+            }
         }
 
         return shares;
