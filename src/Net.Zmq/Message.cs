@@ -11,28 +11,29 @@ namespace Net.Zmq;
 /// Reuse one instance across <see cref="Socket.Recv(Message, RecvFlags)"/> calls; dispose it when done.
 /// </summary>
 /// <remarks>
-/// The <c>zmq_msg_t</c> lives inside this object. <see cref="Data"/> is a span over the frame's bytes: libzmq's
-/// memory for large frames, and for small frames (libzmq keeps up to 33 bytes inline) a span tracked by the GC
-/// into this object, so it stays valid when the GC moves the object. A span is valid until the next receive,
-/// send, <see cref="Copy"/>, <see cref="Move"/> or <see cref="Dispose"/> on this message.
-/// <para>
-/// Dispose a message (<c>using</c>) when done with it. A message nobody disposed is released by its finalizer once
-/// the GC finds it unreachable (a safety net: <c>socket.Recv().ToArray()</c> in a loop no longer leaks the native
-/// bytes of every frame), but later, on the finalizer thread, and only when the GC runs — which managed allocations
-/// alone decide, not native memory. Keep the message referenced while you read a span from <see cref="Data"/>:
-/// <c>var span = socket.Recv().Data;</c> leaves nothing holding the message, and its finalizer may free the bytes
-/// under the span. The safety net costs about a hundred nanoseconds when a message is created (a finalizable object
-/// takes the runtime's slow allocation path); a reused message costs nothing per receive (docs/getting-started.md
-/// has the figures).
-/// </para>
+/// The <c>zmq_msg_t</c> lives inside this object. Who created the message decides who releases it:
+/// <list type="bullet">
+/// <item>A message you create (<c>new Message(...)</c>) is yours: dispose it (<c>using</c>). It has no finalizer, so
+/// creating one costs no more than the object; one you drop keeps its frame until the process ends. Its
+/// <see cref="Data"/> is a span over the frame's bytes (libzmq's memory for large frames; for small ones, which libzmq
+/// keeps inline, a GC-tracked span into this object), valid until the next receive, send, <see cref="Copy"/>,
+/// <see cref="Move"/>, <see cref="Rebuild()"/> or <see cref="Dispose"/> on this message.</item>
+/// <item>A message the library creates for you (<see cref="Socket.Recv()"/>, the frames of
+/// <see cref="Socket.RecvMultipart()"/>) is yours to dispose too, but one you drop is released once the GC finds it
+/// unreachable, and the GC is told the size of its native frame, so dropped frames cannot pile up unseen. Its
+/// <see cref="Data"/> is memory the GC owns (a copy of a frame larger than libzmq's inline size, made on first use), so a
+/// span from it stays readable however long you keep it: <c>Span&lt;byte&gt; d = socket.Recv().Data;</c> is safe.</item>
+/// </list>
+/// docs/getting-started.md explains the choice and its costs.
 /// </remarks>
-public sealed unsafe class Message : IDisposable
+public sealed unsafe partial class Message : IDisposable
 {
     private ZmqMsg _msg;
     private bool _disposed;
 
-    // Whether _msg was initialised, so that the finalizer of a message whose constructor threw leaves it alone.
-    private bool _initialised;
+    // Non-null only on a message the library created for the caller (Message.Guard.cs): it releases the message if the
+    // caller drops it, and holds the GC-owned copy that Data hands out.
+    private Guard? _guard;
 
     // Set once a send took the content (libzmq leaves the message empty); cleared when the message is filled again.
     private bool _sent;
@@ -50,8 +51,6 @@ public sealed unsafe class Message : IDisposable
         {
             _ = LibZmq.MsgInit(msg); // cannot fail
         }
-
-        _initialised = true;
     }
 
     /// <summary>Creates a message of <paramref name="size"/> uninitialised bytes to fill through <see cref="Data"/> (<c>zmq_msg_init_size</c>).</summary>
@@ -70,8 +69,6 @@ public sealed unsafe class Message : IDisposable
                 ThrowHelper.ThrowZmq(errorNumber, $"Allocating a {size}-byte message");
             }
         }
-
-        _initialised = true;
     }
 
     /// <summary>Creates a message holding a copy of <paramref name="data"/>.</summary>
@@ -113,31 +110,18 @@ public sealed unsafe class Message : IDisposable
                 ThrowHelper.ThrowZmq(errorNumber, "Creating a zero-copy message");
             }
         }
-
-        _initialised = true;
-    }
-
-    /// <summary>
-    /// Releases the frame of a message nobody disposed (<c>zmq_msg_close</c>, which never blocks; a zero-copy message
-    /// calls its free callback here). A message an asynchronous operation holds is still reachable, so it never
-    /// gets here while libzmq uses it.
-    /// </summary>
-    ~Message()
-    {
-        if (_initialised && !_disposed && Volatile.Read(ref _asyncUse) == Free)
-        {
-            _disposed = true;
-            CloseNative();
-        }
     }
 
     /// <summary>The frame's bytes, writable. Valid until the message is next received into, sent, moved, copied into or disposed.</summary>
     /// <remarks>
-    /// <b>Warning: the bytes behind <see cref="Message.Data"/> belong to libzmq.</b> A span read after the message is
-    /// next received into, sent, moved, copied into or disposed points at memory that may already be freed: reading
-    /// it is undefined behaviour (an access violation that ends the process, or another message's bytes), even though
-    /// the code compiles as safe C#. Consume the bytes before the next call, or keep a copy: <c>message.ToArray()</c>
-    /// or <c>message.Data.ToArray()</c>. Never store the span, or a pointer taken from it, beyond that point.
+    /// <b>Warning: on a message you created, the bytes behind <see cref="Message.Data"/> belong to libzmq.</b> A span
+    /// read after the message is next received into, sent, moved, copied into or disposed points at memory that may
+    /// already be freed: reading it is undefined behaviour (an access violation that ends the process, or another
+    /// message's bytes), even though the code compiles as safe C#. Consume the bytes before the next call, or keep a
+    /// copy: <c>message.ToArray()</c> or <c>message.Data.ToArray()</c>. Never store the span, or a pointer taken from it,
+    /// beyond that point. On a message the library created for you (<see cref="Socket.Recv()"/>,
+    /// <see cref="Socket.RecvMultipart()"/>) the span is over memory the GC owns and stays readable; writes to it are
+    /// sent if the message is sent.
     /// <code>
     /// using var message = new Message();
     /// socket.Recv(message);
@@ -152,20 +136,36 @@ public sealed unsafe class Message : IDisposable
         get
         {
             ThrowIfDisposed();
-            fixed (ZmqMsg* msg = &_msg)
-            {
-                byte* data = LibZmq.MsgData(msg);
-                int size = (int)LibZmq.MsgSize(msg);
-                nint offset = (nint)(data - (byte*)msg);
-                if ((nuint)offset < ZmqMsg.Size)
-                {
-                    // Small frames live inside the zmq_msg_t: hand out a GC-tracked span into this object.
-                    return MemoryMarshal.CreateSpan(ref Unsafe.Add(ref Unsafe.As<ZmqMsg, byte>(ref _msg), offset), size);
-                }
-
-                return new Span<byte>(data, size);
-            }
+            Span<byte> frame = Frame(out bool inline);
+            return _guard is null || inline ? frame : _guard.ManagedCopy(frame);
         }
+    }
+
+    /// <summary>
+    /// The frame's bytes where libzmq keeps them: for a small frame (libzmq keeps up to 33 bytes inside the
+    /// <c>zmq_msg_t</c>) a GC-tracked span into this object, so it stays valid when the GC moves the object; for a
+    /// larger one, libzmq's memory.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private Span<byte> Frame(out bool inline)
+    {
+        fixed (ZmqMsg* msg = &_msg)
+        {
+            byte* data = LibZmq.MsgData(msg);
+            int size = (int)LibZmq.MsgSize(msg);
+            nint offset = (nint)(data - (byte*)msg);
+            inline = (nuint)offset < ZmqMsg.Size;
+            return inline
+                ? MemoryMarshal.CreateSpan(ref Unsafe.Add(ref Unsafe.As<ZmqMsg, byte>(ref _msg), offset), size)
+                : new Span<byte>(data, size);
+        }
+    }
+
+    /// <summary>The bytes as <see cref="Data"/> shows them, without making a copy that nobody keeps.</summary>
+    private ReadOnlySpan<byte> CurrentBytes()
+    {
+        ThrowIfDisposed();
+        return _guard?.Bytes ?? Frame(out _);
     }
 
     /// <summary>The frame's size in bytes.</summary>
@@ -404,8 +404,8 @@ public sealed unsafe class Message : IDisposable
     /// <summary>Returns a copy of the frame's bytes.</summary>
     public byte[] ToArray()
     {
-        byte[] copy = Data.ToArray();
-        GC.KeepAlive(this); // no finalizer may free the bytes while they are copied (socket.Recv().ToArray())
+        byte[] copy = CurrentBytes().ToArray();
+        GC.KeepAlive(this); // no guard may free the bytes while they are copied (socket.Recv().ToArray())
         return copy;
     }
 
@@ -417,7 +417,7 @@ public sealed unsafe class Message : IDisposable
             return "(disposed message)";
         }
 
-        string text = Encoding.UTF8.GetString(Data);
+        string text = Encoding.UTF8.GetString(CurrentBytes());
         GC.KeepAlive(this);
         return text;
     }
@@ -425,8 +425,13 @@ public sealed unsafe class Message : IDisposable
     /// <summary>Releases the frame (<c>zmq_msg_close</c>), including after it was sent. Calling it again does nothing.</summary>
     public void Dispose()
     {
+        if (_disposed)
+        {
+            return;
+        }
+
         Close();
-        GC.SuppressFinalize(this);
+        _guard?.Dispose();
     }
 
     internal void ThrowIfDisposed()
@@ -441,23 +446,43 @@ public sealed unsafe class Message : IDisposable
     internal bool WasSent => _sent;
 
     /// <summary>Refuses a message that was disposed, or sent and not filled again: resending it would send an empty frame.</summary>
+    /// <remarks>
+    /// On a message the library created, it also puts what the caller wrote into <see cref="Data"/>'s copy back into
+    /// the frame, so that the send carries it.
+    /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal void ThrowIfNotSendable()
     {
-        if (_disposed | _sent)
+        if (_disposed | _sent || _guard is not null)
         {
-            ThrowNotSendable();
+            PrepareGuardedOrThrow();
         }
     }
 
     /// <summary>Records that libzmq took the content: sending it again is refused until it is filled again.</summary>
-    internal void MarkSent() => _sent = true;
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void MarkSent()
+    {
+        _sent = true;
+        _guard?.ContentChanged(this);
+    }
 
     /// <summary>Records that the message holds content again (received into, rebuilt, copied or moved into).</summary>
-    internal void MarkFilled() => _sent = false;
-
-    private void ThrowNotSendable()
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void MarkFilled()
     {
+        _sent = false;
+        _guard?.ContentChanged(this);
+    }
+
+    private void PrepareGuardedOrThrow()
+    {
+        if (!(_disposed | _sent))
+        {
+            _guard!.WriteBack(Frame(out _));
+            return;
+        }
+
         ThrowIfDisposed();
         ThrowHelper.ThrowInvalidOperation(
             "This Message was sent already: libzmq took its content and left it empty, so sending it again would send an " +
@@ -475,6 +500,8 @@ public sealed unsafe class Message : IDisposable
             return;
         }
 
+        // The source's frame must hold what its caller wrote into Data's copy before libzmq shares or moves it.
+        source._guard?.WriteBack(source.Frame(out _));
         fixed (ZmqMsg* destination = &_msg)
         fixed (ZmqMsg* from = &source._msg)
         {
@@ -487,6 +514,11 @@ public sealed unsafe class Message : IDisposable
         }
 
         _sent = source._sent;
+        _guard?.ContentChanged(this);
+        if (move)
+        {
+            source._guard?.ContentChanged(source);
+        }
     }
 
     /// <summary>

@@ -19,10 +19,17 @@ public sealed partial class MultipartMessage : IReadOnlyList<Message>, IDisposab
     private int _asyncUse;
     private int _generation;
 
+    // Set on a multipart message the library creates for its caller (RecvMultipart()): its frames are guarded as
+    // Socket.Recv()'s message is (Message.Guard.cs).
+    private bool _framesForCaller;
+
     /// <summary>Creates an empty multipart message.</summary>
     public MultipartMessage()
     {
     }
+
+    /// <summary>Creates an empty multipart message for a receive the library makes on the caller's behalf: its received frames are guarded.</summary>
+    internal static MultipartMessage ForCaller() => new() { _framesForCaller = true };
 
     /// <summary>Creates a multipart message with one frame per element of <paramref name="frames"/> (copied).</summary>
     /// <exception cref="ArgumentNullException"><paramref name="frames"/> or one of its elements is null.</exception>
@@ -193,16 +200,18 @@ public sealed partial class MultipartMessage : IReadOnlyList<Message>, IDisposab
     {
         if (index == _frames.Count)
         {
-            _frames.Add(new Message());
+            _frames.Add(NewFrame());
         }
         else if (_frames[index].IsDisposed)
         {
-            _frames[index] = new Message();
+            _frames[index] = NewFrame();
         }
 
         _count = index + 1;
         return _frames[index];
     }
+
+    private Message NewFrame() => _framesForCaller ? Message.ForCaller() : new Message();
 
     /// <summary>Starts a receive: the frames stay allocated for reuse but the count is reset.</summary>
     internal void ResetForReceive() => _count = 0;

@@ -98,7 +98,7 @@ public sealed partial class Socket
     [SupportedOSPlatform("linux")]
     [SupportedOSPlatform("windows")]
     public ValueTask<MultipartMessage> RecvMultipartAsync(CancellationToken cancellationToken = default) =>
-        ReceiveMultipart(new MultipartMessage(), cancellationToken);
+        ReceiveMultipart(MultipartMessage.ForCaller(), cancellationToken);
 
     /// <summary>
     /// Receives frames until cancelled, the socket is disposed or its context shut down, yielding each one in the

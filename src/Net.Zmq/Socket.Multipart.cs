@@ -108,7 +108,7 @@ public sealed partial class Socket
     /// <summary>Receives a whole multipart message into a new <see cref="MultipartMessage"/>, blocking until it arrives.</summary>
     public MultipartMessage RecvMultipart()
     {
-        var message = new MultipartMessage();
+        var message = MultipartMessage.ForCaller();
         try
         {
             RecvMultipart(message);

@@ -63,15 +63,15 @@ public sealed partial class Socket
 
     /// <summary>Receives one frame into a new <see cref="Message"/>, blocking until it arrives. The caller owns the message: dispose it.</summary>
     /// <remarks>
-    /// A message left undisposed is released by its finalizer, later (a safety net, not a way to manage memory); in a
-    /// receive loop, receive into one reused message with <see cref="Recv(Message, RecvFlags)"/>, or use
-    /// <see cref="RecvBytes"/> for a copy you keep. <b>Warning:</b> a span from <see cref="Message.Data"/> is valid only
-    /// while the message is referenced and until it is disposed (or received into, sent, moved); reading it later is
-    /// undefined behaviour. Copy with <see cref="Message.ToArray"/> to keep the bytes.
+    /// The message is guarded, unlike one you create: dropped undisposed, it is released once the GC finds it
+    /// unreachable, and the GC is told the size of its frame. Its <see cref="Message.Data"/> is memory the GC owns (a
+    /// copy of a frame larger than libzmq's 33 inline bytes, made on first use), so <c>socket.Recv().Data</c> stays
+    /// readable however long the span is kept. In a receive loop, receive into one reused message with
+    /// <see cref="Recv(Message, RecvFlags)"/> (no allocation, no copy), or use <see cref="RecvBytes"/> for a copy you keep.
     /// </remarks>
     public Message Recv()
     {
-        var message = new Message();
+        var message = Message.ForCaller();
         try
         {
             Recv(message);

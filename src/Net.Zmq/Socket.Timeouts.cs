@@ -107,7 +107,7 @@ public sealed partial class Socket
         {
             while (WaitUntil(PollEvents.In, deadline, lookAtOnce: received is null))
             {
-                received ??= new MultipartMessage();
+                received ??= MultipartMessage.ForCaller();
                 if (TryRecvMultipart(received, TimeSpan.Zero))
                 {
                     message = received;

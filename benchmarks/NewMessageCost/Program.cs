@@ -1,0 +1,83 @@
+using System.Diagnostics;
+using System.Globalization;
+using Net.Zmq;
+
+// Single-thread inproc PAIR, 64-byte frames: each row sends and receives one frame per operation. Prints, per row, the
+// median of the rounds' ns per operation; compare.sh runs builds of the library in alternating processes.
+int rounds = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCulture) : 7;
+int perRound = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 200_000;
+
+using var context = new Context();
+using var receiver = new Socket(context, SocketType.Pair);
+using var sender = new Socket(context, SocketType.Pair);
+receiver.Bind("inproc://new-message-cost");
+sender.Connect("inproc://new-message-cost");
+byte[] payload = new byte[64];
+byte[] buffer = new byte[64];
+
+(string Name, Func<int, long> Run)[] rows =
+[
+    ("new Message send + new Message recv", count =>
+    {
+        long total = 0;
+        for (int i = 0; i < count; i++)
+        {
+            using (var outgoing = new Message(payload))
+            {
+                sender.Send(outgoing);
+            }
+
+            using var incoming = new Message();
+            receiver.Recv(incoming);
+            total += incoming.Size;
+        }
+
+        return total;
+    }),
+    ("span send + span recv", count =>
+    {
+        long total = 0;
+        for (int i = 0; i < count; i++)
+        {
+            sender.Send(payload);
+            total += receiver.Recv(buffer);
+        }
+
+        return total;
+    }),
+    ("span send + using Recv()", count =>
+    {
+        long total = 0;
+        for (int i = 0; i < count; i++)
+        {
+            sender.Send(payload);
+            using Message incoming = receiver.Recv();
+            total += incoming.Size;
+        }
+
+        return total;
+    }),
+];
+
+foreach (var (_, run) in rows)
+{
+    run(perRound); // warm-up: tiered compilation settles
+}
+
+var results = rows.Select(_ => new List<double>()).ToArray();
+for (int round = 0; round < rounds; round++)
+{
+    for (int k = 0; k < rows.Length; k++)
+    {
+        int r = (round + k) % rows.Length; // the order turns each round, so no row always runs first
+        long start = Stopwatch.GetTimestamp();
+        rows[r].Run(perRound);
+        results[r].Add(Stopwatch.GetElapsedTime(start).TotalNanoseconds / perRound);
+    }
+}
+
+for (int r = 0; r < rows.Length; r++)
+{
+    double median = results[r].Order().ElementAt(results[r].Count / 2);
+    Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{rows[r].Name}\t{median:F1}"));
+}
