@@ -1,3 +1,5 @@
+using Net.Zmq.Interop;
+
 namespace Net.Zmq;
 
 /// <summary>
@@ -8,7 +10,7 @@ public sealed class ContextTerminatedException : ZmqException
 {
     /// <summary>Creates the exception with the given message.</summary>
     public ContextTerminatedException(string message)
-        : base(ZmqError.ETERM, message)
+        : base(Errno.ETERM, message)
     {
     }
 }

@@ -133,7 +133,7 @@ public static class Proxy
                 }
 
                 int errorNumber = LibZmq.Errno();
-                if (errorNumber == ZmqError.ETERM)
+                if (errorNumber == Errno.ETERM)
                 {
                     return; // the context was shut down: the normal way to stop a proxy
                 }

@@ -173,7 +173,7 @@ public sealed partial class Socket
     {
         if (frames > 1 && _refusedSendFlags != 0)
         {
-            ThrowHelper.ThrowArgument(ThrowHelper.SinglePartReason(this, $"this message has {frames} frames"), paramName);
+            ThrowHelper.ThrowArgument(ThrowHelper.SinglePartReason(Type, IsConflating, $"this message has {frames} frames"), paramName);
         }
     }
 

@@ -3,7 +3,7 @@ using Net.Zmq.Interop;
 
 namespace Net.Zmq;
 
-public sealed partial class Socket
+public sealed partial class Socket : INativeOptions
 {
     /// <summary>Sets an option that takes an int: int, millisecond, long and ulong options (<c>zmq_setsockopt</c>).</summary>
     /// <exception cref="ArgumentException">The option is read-only or of another kind (bool, bytes, string).</exception>
@@ -71,7 +71,7 @@ public sealed partial class Socket
 
     // The libzmq side of the options: each native call is a call on the socket, in its own SocketCall scope.
 
-    internal unsafe void SetNative(SocketOption option, void* value, int size)
+    unsafe void INativeOptions.Set(SocketOption option, void* value, int size)
     {
         using SocketCall call = BeginCall();
         if (LibZmq.SetSockOpt(call.Native, (int)option, value, (nuint)size) != 0)
@@ -85,26 +85,9 @@ public sealed partial class Socket
         }
     }
 
-    internal unsafe int GetNative(SocketOption option, void* value, int capacity)
-    {
-        int errorNumber = TryGetNative(option, value, capacity, out int size);
-        if (errorNumber != 0)
-        {
-            SocketOptionCodec.ThrowFailed(option, errorNumber, $"Reading {option} from a {Type} socket");
-        }
+    internal int ReadInt32(SocketOption option) => SocketOptionCodec.ReadInt32(this, option);
 
-        return size;
-    }
-
-    internal unsafe int ReadInt32(SocketOption option)
-    {
-        int value;
-        GetNative(option, &value, sizeof(int));
-        return value;
-    }
-
-    /// <summary>Reads an option into <paramref name="value"/>; returns 0, or the error number (EINTR is retried).</summary>
-    internal unsafe int TryGetNative(SocketOption option, void* value, int capacity, out int size)
+    unsafe int INativeOptions.TryGet(SocketOption option, void* value, int capacity, out int size)
     {
         using SocketCall call = BeginCall();
         nuint length = (nuint)capacity;

@@ -151,7 +151,7 @@ public sealed partial class Socket
     {
         if (((int)flags & _refusedSendFlags) != 0)
         {
-            ThrowHelper.ThrowSinglePart(this, nameof(flags));
+            ThrowHelper.ThrowSinglePart(Type, IsConflating, nameof(flags));
         }
     }
 

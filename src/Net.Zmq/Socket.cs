@@ -435,7 +435,7 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
             if (!TryRevoke(bias))
             {
                 GiveBackClaim();
-                ThrowHelper.ThrowConcurrentUse(this, bias.Thread);
+                ThrowHelper.ThrowConcurrentUse(Type, bias.Thread);
             }
 
             CountClaim(thread);
@@ -455,7 +455,7 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
 
         if (caller != thread)
         {
-            ThrowHelper.ThrowConcurrentUse(this, caller);
+            ThrowHelper.ThrowConcurrentUse(Type, caller);
         }
 
         _nestedCalls++;

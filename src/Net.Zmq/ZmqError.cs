@@ -1,3 +1,5 @@
+using Net.Zmq.Interop;
+
 namespace Net.Zmq;
 
 /// <summary>
@@ -6,81 +8,67 @@ namespace Net.Zmq;
 /// </summary>
 public static class ZmqError
 {
-    private const int HausNumero = 156384712;
-    private static readonly Platform s_os = OperatingSystem.IsWindows() ? Platform.Windows
-        : OperatingSystem.IsMacOS() || OperatingSystem.IsIOS() || OperatingSystem.IsFreeBSD() ? Platform.Bsd
-        : Platform.Linux;
-
-    private enum Platform { Linux, Bsd, Windows }
-
     /// <summary>No such file or directory (for example an ipc path).</summary>
-    public static readonly int ENOENT = 2;
+    public static readonly int ENOENT = Errno.ENOENT;
     /// <summary>Interrupted by a signal; Net.Zmq retries blocking calls on it.</summary>
-    public static readonly int EINTR = 4;
+    public static readonly int EINTR = Errno.EINTR;
     /// <summary>Bad file descriptor.</summary>
-    public static readonly int EBADF = 9;
+    public static readonly int EBADF = Errno.EBADF;
     /// <summary>Resource temporarily unavailable: nothing to receive, or no room to send, right now.</summary>
-    public static readonly int EAGAIN = Pick(11, 35, 11);
+    public static readonly int EAGAIN = Errno.EAGAIN;
     /// <summary>Out of memory.</summary>
-    public static readonly int ENOMEM = 12;
+    public static readonly int ENOMEM = Errno.ENOMEM;
     /// <summary>Bad address (an invalid socket or message).</summary>
-    public static readonly int EFAULT = 14;
+    public static readonly int EFAULT = Errno.EFAULT;
     /// <summary>No such device (for example an unknown network interface).</summary>
-    public static readonly int ENODEV = 19;
+    public static readonly int ENODEV = Errno.ENODEV;
     /// <summary>Invalid argument (malformed endpoint, option value out of range, ...).</summary>
-    public static readonly int EINVAL = 22;
+    public static readonly int EINVAL = Errno.EINVAL;
     /// <summary>Too many open files.</summary>
-    public static readonly int EMFILE = 24;
+    public static readonly int EMFILE = Errno.EMFILE;
     /// <summary>The operation is not supported by this socket type.</summary>
-    public static readonly int ENOTSUP = Pick(95, 45, 129);
+    public static readonly int ENOTSUP = Errno.ENOTSUP;
     /// <summary>The transport protocol is not supported.</summary>
-    public static readonly int EPROTONOSUPPORT = Pick(93, 43, 135);
+    public static readonly int EPROTONOSUPPORT = Errno.EPROTONOSUPPORT;
     /// <summary>No buffer space available.</summary>
-    public static readonly int ENOBUFS = Pick(105, 55, 119);
+    public static readonly int ENOBUFS = Errno.ENOBUFS;
     /// <summary>The network is down.</summary>
-    public static readonly int ENETDOWN = Pick(100, 50, 116);
+    public static readonly int ENETDOWN = Errno.ENETDOWN;
     /// <summary>The address is already in use.</summary>
-    public static readonly int EADDRINUSE = Pick(98, 48, 100);
+    public static readonly int EADDRINUSE = Errno.EADDRINUSE;
     /// <summary>The address is not available on this machine.</summary>
-    public static readonly int EADDRNOTAVAIL = Pick(99, 49, 101);
+    public static readonly int EADDRNOTAVAIL = Errno.EADDRNOTAVAIL;
     /// <summary>Connection refused.</summary>
-    public static readonly int ECONNREFUSED = Pick(111, 61, 107);
+    public static readonly int ECONNREFUSED = Errno.ECONNREFUSED;
     /// <summary>Operation in progress.</summary>
-    public static readonly int EINPROGRESS = Pick(115, 36, 112);
+    public static readonly int EINPROGRESS = Errno.EINPROGRESS;
     /// <summary>Not a socket.</summary>
-    public static readonly int ENOTSOCK = Pick(88, 38, 128);
+    public static readonly int ENOTSOCK = Errno.ENOTSOCK;
     /// <summary>Message too long.</summary>
-    public static readonly int EMSGSIZE = Pick(90, 40, 115);
+    public static readonly int EMSGSIZE = Errno.EMSGSIZE;
     /// <summary>Address family not supported.</summary>
-    public static readonly int EAFNOSUPPORT = Pick(97, 47, 102);
+    public static readonly int EAFNOSUPPORT = Errno.EAFNOSUPPORT;
     /// <summary>Network unreachable.</summary>
-    public static readonly int ENETUNREACH = Pick(101, 51, 118);
+    public static readonly int ENETUNREACH = Errno.ENETUNREACH;
     /// <summary>Connection aborted.</summary>
-    public static readonly int ECONNABORTED = Pick(103, 53, 106);
+    public static readonly int ECONNABORTED = Errno.ECONNABORTED;
     /// <summary>Connection reset by peer.</summary>
-    public static readonly int ECONNRESET = Pick(104, 54, 108);
+    public static readonly int ECONNRESET = Errno.ECONNRESET;
     /// <summary>Not connected.</summary>
-    public static readonly int ENOTCONN = Pick(107, 57, 126);
+    public static readonly int ENOTCONN = Errno.ENOTCONN;
     /// <summary>Timed out.</summary>
-    public static readonly int ETIMEDOUT = Pick(110, 60, 138);
+    public static readonly int ETIMEDOUT = Errno.ETIMEDOUT;
     /// <summary>The peer is unreachable: a ROUTER with <see cref="SocketOption.RouterMandatory"/> has no peer with that routing id.</summary>
-    public static readonly int EHOSTUNREACH = Pick(113, 65, 110);
+    public static readonly int EHOSTUNREACH = Errno.EHOSTUNREACH;
     /// <summary>Network dropped connection on reset.</summary>
-    public static readonly int ENETRESET = Pick(102, 52, 117);
+    public static readonly int ENETRESET = Errno.ENETRESET;
 
     /// <summary>The operation is not valid in the socket's current state (for example REQ sending twice).</summary>
-    public const int EFSM = HausNumero + 51;
+    public const int EFSM = Errno.EFSM;
     /// <summary>The transport is not compatible with the socket type.</summary>
-    public const int ENOCOMPATPROTO = HausNumero + 52;
+    public const int ENOCOMPATPROTO = Errno.ENOCOMPATPROTO;
     /// <summary>The context was terminated; see <see cref="ContextTerminatedException"/>.</summary>
-    public const int ETERM = HausNumero + 53;
+    public const int ETERM = Errno.ETERM;
     /// <summary>No I/O thread is available.</summary>
-    public const int EMTHREAD = HausNumero + 54;
-
-    private static int Pick(int linux, int bsd, int windows) => s_os switch
-    {
-        Platform.Bsd => bsd,
-        Platform.Windows => windows,
-        _ => linux,
-    };
+    public const int EMTHREAD = Errno.EMTHREAD;
 }

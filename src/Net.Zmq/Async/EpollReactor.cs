@@ -50,7 +50,7 @@ internal sealed unsafe class EpollReactor : SocketReactor
         while ((count = Epoll.Wait(_epoll, events, Math.Min(ready.Length, MaxReadyPerWait), -1)) < 0)
         {
             // EINTR is routine; anything else would repeat forever, so back off instead of spinning.
-            if (Marshal.GetLastPInvokeError() != Epoll.EINTR)
+            if (Marshal.GetLastPInvokeError() != Errno.EINTR)
             {
                 Thread.Sleep(10);
             }

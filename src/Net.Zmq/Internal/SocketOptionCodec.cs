@@ -10,22 +10,22 @@ namespace Net.Zmq.Internal;
 /// <summary>
 /// Turns the .NET values of <see cref="Socket"/>'s SetOption and GetOption overloads into the values libzmq's
 /// options take and back: checks access and kind against <see cref="SocketOptionTable"/> before any native call,
-/// converts, and reads values of any length. The native calls themselves are the socket's
-/// (<see cref="Socket.SetNative"/>, <see cref="Socket.TryGetNative"/>).
+/// converts, and reads values of any length. The native calls themselves are the socket's, made through
+/// <see cref="INativeOptions"/>.
 /// </summary>
 internal static unsafe class SocketOptionCodec
 {
     private const int FirstReadCapacity = 4096;
     private const int MaxReadCapacity = 1 << 20;
 
-    internal static void SetInt32(Socket socket, SocketOption option, int value)
+    internal static void SetInt32(INativeOptions socket, SocketOption option, int value)
     {
         OptionInfo info = ExpectWritable(option);
         switch (info.Kind)
         {
             case OptionKind.Int32 or OptionKind.Milliseconds:
                 ThrowIfUseFdNotListening(option, value);
-                socket.SetNative(option, &value, sizeof(int));
+                socket.Set(option, &value, sizeof(int));
                 break;
             case OptionKind.Int64:
                 SetInt64(socket, option, value);
@@ -35,12 +35,12 @@ internal static unsafe class SocketOptionCodec
                 SetUInt64(socket, option, (ulong)value);
                 break;
             default:
-                ThrowWrongKind(option, info, "an int");
+                ThrowWrongKind(option, info, "an int", nameof(value));
                 break;
         }
     }
 
-    internal static void SetInt64(Socket socket, SocketOption option, long value)
+    internal static void SetInt64(INativeOptions socket, SocketOption option, long value)
     {
         OptionInfo info = ExpectWritable(option);
         if (info.Kind == OptionKind.UInt64)
@@ -49,32 +49,32 @@ internal static unsafe class SocketOptionCodec
         }
         else if (info.Kind != OptionKind.Int64)
         {
-            ThrowWrongKind(option, info, "a long");
+            ThrowWrongKind(option, info, "a long", nameof(value));
         }
 
-        socket.SetNative(option, &value, sizeof(long));
+        socket.Set(option, &value, sizeof(long));
     }
 
-    internal static void SetUInt64(Socket socket, SocketOption option, ulong value)
+    internal static void SetUInt64(INativeOptions socket, SocketOption option, ulong value)
     {
-        ExpectWritable(option, OptionKind.UInt64, "a ulong");
-        socket.SetNative(option, &value, sizeof(ulong));
+        ExpectWritable(option, OptionKind.UInt64, "a ulong", nameof(value));
+        socket.Set(option, &value, sizeof(ulong));
     }
 
-    internal static void SetBoolean(Socket socket, SocketOption option, bool value)
+    internal static void SetBoolean(INativeOptions socket, SocketOption option, bool value)
     {
-        ExpectWritable(option, OptionKind.Boolean, "a bool");
+        ExpectWritable(option, OptionKind.Boolean, "a bool", nameof(value));
         int native = value ? 1 : 0;
-        socket.SetNative(option, &native, sizeof(int));
+        socket.Set(option, &native, sizeof(int));
     }
 
-    internal static void SetTime(Socket socket, SocketOption option, TimeSpan value)
+    internal static void SetTime(INativeOptions socket, SocketOption option, TimeSpan value)
     {
-        ExpectWritable(option, OptionKind.Milliseconds, "a TimeSpan");
+        ExpectWritable(option, OptionKind.Milliseconds, "a TimeSpan", nameof(value));
         SetInt32(socket, option, OptionValues.ToMilliseconds(value, nameof(value)));
     }
 
-    internal static void SetBytes(Socket socket, SocketOption option, ReadOnlySpan<byte> value)
+    internal static void SetBytes(INativeOptions socket, SocketOption option, ReadOnlySpan<byte> value)
     {
         OptionInfo info = ExpectWritable(option);
         if (info.Kind == OptionKind.CurveKey)
@@ -87,17 +87,17 @@ internal static unsafe class SocketOptionCodec
         }
         else if (info.Kind != OptionKind.Binary)
         {
-            ThrowWrongKind(option, info, "bytes");
+            ThrowWrongKind(option, info, "bytes", nameof(value));
         }
 
         fixed (byte* p = value)
         {
-            socket.SetNative(option, p, value.Length);
+            socket.Set(option, p, value.Length);
         }
     }
 
     /// <summary>Sets a string, a CURVE key in Z85 text (which libzmq decodes and checks) or a binary option, as UTF-8.</summary>
-    internal static void SetString(Socket socket, SocketOption option, string value)
+    internal static void SetString(INativeOptions socket, SocketOption option, string value)
     {
         ArgumentNullException.ThrowIfNull(value);
         OptionInfo info = ExpectWritable(option);
@@ -108,7 +108,7 @@ internal static unsafe class SocketOptionCodec
         }
         else if (info.Kind is not (OptionKind.String or OptionKind.Binary or OptionKind.CurveKey))
         {
-            ThrowWrongKind(option, info, "a string");
+            ThrowWrongKind(option, info, "a string", nameof(value));
         }
 
         byte[] rented = ArrayPool<byte>.Shared.Rent(Encoding.UTF8.GetByteCount(value));
@@ -117,7 +117,7 @@ internal static unsafe class SocketOptionCodec
             int length = Encoding.UTF8.GetBytes(value, rented);
             fixed (byte* p = rented)
             {
-                socket.SetNative(option, p, length);
+                socket.Set(option, p, length);
             }
         }
         finally
@@ -126,13 +126,13 @@ internal static unsafe class SocketOptionCodec
         }
     }
 
-    internal static T Get<T>(Socket socket, SocketOption option)
+    internal static T Get<T>(INativeOptions socket, SocketOption option)
     {
         OptionKind kind = ExpectReadable(option).Kind;
         // Unsafe.As instead of (T)(object) so that no value is boxed, even before the JIT optimises this method.
         if (typeof(T) == typeof(int) && kind is OptionKind.Int32 or OptionKind.Milliseconds)
         {
-            int value = socket.ReadInt32(option);
+            int value = ReadInt32(socket, option);
             return Unsafe.As<int, T>(ref value);
         }
 
@@ -142,7 +142,7 @@ internal static unsafe class SocketOptionCodec
             {
                 OptionKind.Int64 => ReadInt64(socket, option),
                 OptionKind.FileDescriptor => ReadFileDescriptor(socket),
-                _ => socket.ReadInt32(option),
+                _ => ReadInt32(socket, option),
             };
             return Unsafe.As<long, T>(ref value);
         }
@@ -161,13 +161,13 @@ internal static unsafe class SocketOptionCodec
 
         if (typeof(T) == typeof(bool) && kind == OptionKind.Boolean)
         {
-            bool value = socket.ReadInt32(option) != 0;
+            bool value = ReadInt32(socket, option) != 0;
             return Unsafe.As<bool, T>(ref value);
         }
 
         if (typeof(T) == typeof(TimeSpan) && kind == OptionKind.Milliseconds)
         {
-            int ms = socket.ReadInt32(option);
+            int ms = ReadInt32(socket, option);
             TimeSpan value = ms < 0 ? Timeout.InfiniteTimeSpan : TimeSpan.FromMilliseconds(ms);
             return Unsafe.As<TimeSpan, T>(ref value);
         }
@@ -187,7 +187,7 @@ internal static unsafe class SocketOptionCodec
     }
 
     /// <summary>Reads a binary, string or CURVE key option into <paramref name="buffer"/>; returns its length without a string's terminating zero.</summary>
-    internal static int GetBytes(Socket socket, SocketOption option, Span<byte> buffer)
+    internal static int GetBytes(INativeOptions socket, SocketOption option, Span<byte> buffer)
     {
         OptionKind kind = ExpectReadable(option).Kind;
         if (kind is not (OptionKind.Binary or OptionKind.String or OptionKind.CurveKey))
@@ -197,9 +197,29 @@ internal static unsafe class SocketOptionCodec
 
         fixed (byte* p = buffer)
         {
-            int length = socket.GetNative(option, p, buffer.Length);
+            int length = GetNative(socket, option, p, buffer.Length);
             return WithoutTerminator(kind, new ReadOnlySpan<byte>(p, length)).Length;
         }
+    }
+
+    /// <summary>Reads an int option (<see cref="Socket.Events"/>, <see cref="Socket.HasMore"/>, the int kinds).</summary>
+    internal static int ReadInt32(INativeOptions socket, SocketOption option)
+    {
+        int value;
+        GetNative(socket, option, &value, sizeof(int));
+        return value;
+    }
+
+    /// <summary>Reads an option into <paramref name="capacity"/> bytes at <paramref name="value"/>; returns its size; throws when libzmq refuses.</summary>
+    private static int GetNative(INativeOptions socket, SocketOption option, void* value, int capacity)
+    {
+        int errorNumber = socket.TryGet(option, value, capacity, out int size);
+        if (errorNumber != 0)
+        {
+            ThrowFailed(option, errorNumber, $"Reading {option} from a {socket.Type} socket");
+        }
+
+        return size;
     }
 
     /// <summary>Throws for a failed zmq_setsockopt or zmq_getsockopt; a draft option the loaded libzmq lacks is a <see cref="NotSupportedException"/>.</summary>
@@ -221,12 +241,12 @@ internal static unsafe class SocketOptionCodec
         return info;
     }
 
-    private static void ExpectWritable(SocketOption option, OptionKind kind, string given)
+    private static void ExpectWritable(SocketOption option, OptionKind kind, string given, string paramName)
     {
         OptionInfo info = ExpectWritable(option);
         if (info.Kind != kind)
         {
-            ThrowWrongKind(option, info, given);
+            ThrowWrongKind(option, info, given, paramName);
         }
     }
 
@@ -254,9 +274,10 @@ internal static unsafe class SocketOptionCodec
         }
     }
 
+    /// <summary>Refuses a value of the wrong kind for <paramref name="option"/>, naming the caller's parameter that holds it.</summary>
     [DoesNotReturn]
-    private static void ThrowWrongKind(SocketOption option, OptionInfo info, string given) =>
-        ThrowHelper.ThrowArgument($"{option} takes {Describe(info.Kind)}, not {given}.", "value");
+    private static void ThrowWrongKind(SocketOption option, OptionInfo info, string given, string paramName) =>
+        ThrowHelper.ThrowArgument($"{option} takes {Describe(info.Kind)}, not {given}.", paramName);
 
     private static string Describe(OptionKind kind) => kind switch
     {
@@ -275,7 +296,7 @@ internal static unsafe class SocketOptionCodec
     /// <summary>After EINVAL: a draft option the loaded libzmq does not know is a <see cref="NotSupportedException"/>.</summary>
     private static void ThrowIfUnavailable(SocketOption option, int errorNumber)
     {
-        if (errorNumber != ZmqError.EINVAL)
+        if (errorNumber != Errno.EINVAL)
         {
             return;
         }
@@ -294,27 +315,27 @@ internal static unsafe class SocketOptionCodec
         }
     }
 
-    private static long ReadInt64(Socket socket, SocketOption option)
+    private static long ReadInt64(INativeOptions socket, SocketOption option)
     {
         long value;
-        socket.GetNative(option, &value, sizeof(long));
+        GetNative(socket, option, &value, sizeof(long));
         return value;
     }
 
-    private static long ReadFileDescriptor(Socket socket)
+    private static long ReadFileDescriptor(INativeOptions socket)
     {
         // ZMQ_FD is an int on Unix and a SOCKET (pointer-sized) on Windows.
         if (OperatingSystem.IsWindows())
         {
             nint handle;
-            socket.GetNative(SocketOption.FileDescriptor, &handle, sizeof(nint));
+            GetNative(socket, SocketOption.FileDescriptor, &handle, sizeof(nint));
             return handle;
         }
 
-        return socket.ReadInt32(SocketOption.FileDescriptor);
+        return ReadInt32(socket, SocketOption.FileDescriptor);
     }
 
-    private static string ReadString(Socket socket, SocketOption option, OptionKind kind)
+    private static string ReadString(INativeOptions socket, SocketOption option, OptionKind kind)
     {
         if (kind == OptionKind.CurveKey)
         {
@@ -326,7 +347,7 @@ internal static unsafe class SocketOptionCodec
         return ReadVariable(socket, option, kind, static value => Encoding.UTF8.GetString(value));
     }
 
-    private static byte[] ReadBytes(Socket socket, SocketOption option, OptionKind kind)
+    private static byte[] ReadBytes(INativeOptions socket, SocketOption option, OptionKind kind)
     {
         if (kind == OptionKind.CurveKey)
         {
@@ -339,11 +360,11 @@ internal static unsafe class SocketOptionCodec
     }
 
     /// <summary>Reads a CURVE key in its binary form, which libzmq gives when asked for 32 bytes.</summary>
-    private static void ReadCurveKey(Socket socket, SocketOption option, Span<byte> key)
+    private static void ReadCurveKey(INativeOptions socket, SocketOption option, Span<byte> key)
     {
         fixed (byte* p = key)
         {
-            socket.GetNative(option, p, Curve.KeyLength);
+            GetNative(socket, option, p, Curve.KeyLength);
         }
     }
 
@@ -353,7 +374,7 @@ internal static unsafe class SocketOptionCodec
     /// Reads a string or binary option of any length: libzmq answers EINVAL, without the size, when the buffer is too
     /// small, so the buffer doubles until the value fits (or it is clear EINVAL means something else).
     /// </summary>
-    private static T ReadVariable<T>(Socket socket, SocketOption option, OptionKind kind, SpanConverter<T> convert)
+    private static T ReadVariable<T>(INativeOptions socket, SocketOption option, OptionKind kind, SpanConverter<T> convert)
     {
         for (int capacity = FirstReadCapacity; ; capacity *= 2)
         {
@@ -362,8 +383,8 @@ internal static unsafe class SocketOptionCodec
             {
                 fixed (byte* p = rented)
                 {
-                    int errorNumber = socket.TryGetNative(option, p, capacity, out int length);
-                    if (errorNumber == ZmqError.EINVAL && capacity < MaxReadCapacity)
+                    int errorNumber = socket.TryGet(option, p, capacity, out int length);
+                    if (errorNumber == Errno.EINVAL && capacity < MaxReadCapacity)
                     {
                         continue;
                     }

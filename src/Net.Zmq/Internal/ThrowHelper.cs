@@ -11,7 +11,7 @@ internal static class ThrowHelper
     internal static ZmqException CreateZmqException(int errorNumber, string operation)
     {
         string text = $"{operation} failed: {Describe(errorNumber)}{Hint(errorNumber)}";
-        return errorNumber == ZmqError.ETERM ? new ContextTerminatedException(text) : new ZmqException(errorNumber, text);
+        return errorNumber == Errno.ETERM ? new ContextTerminatedException(text) : new ZmqException(errorNumber, text);
     }
 
     [DoesNotReturn]
@@ -24,7 +24,7 @@ internal static class ThrowHelper
     internal static ZmqException CreateTransferException(int errorNumber, SocketType type, Direction direction)
     {
         string operation = direction == Direction.Send ? "Send" : "Receive";
-        if (errorNumber != ZmqError.EAGAIN)
+        if (errorNumber != Errno.EAGAIN)
         {
             return CreateZmqException(errorNumber, $"{operation} on a {type} socket");
         }
@@ -44,9 +44,9 @@ internal static class ThrowHelper
     internal static void ThrowObjectDisposed(object instance) => throw new ObjectDisposedException(instance.GetType().FullName);
 
     [DoesNotReturn]
-    internal static void ThrowConcurrentUse(Socket socket, int otherThread) =>
+    internal static void ThrowConcurrentUse(SocketType type, int otherThread) =>
         throw new InvalidOperationException(
-            $"The {socket.Type} socket is in use by thread {otherThread} while thread {Environment.CurrentManagedThreadId} " +
+            $"The {type} socket is in use by thread {otherThread} while thread {Environment.CurrentManagedThreadId} " +
             "called it. libzmq sockets are not thread-safe, and two calls at once corrupt them: use each socket from one " +
             "thread at a time (hand it over through a lock or a queue), give each thread its own socket, or use a " +
             "thread-safe draft socket (Server/Client, Radio/Dish, Scatter/Gather, Peer, Channel).");
@@ -70,16 +70,16 @@ internal static class ThrowHelper
     internal static void ThrowDraftMissing(string feature) => throw new NotSupportedException(DraftMissing(feature));
 
     [DoesNotReturn]
-    internal static void ThrowSinglePart(Socket socket, string paramName) =>
-        throw new ArgumentException(SinglePartReason(socket, "SendFlags.SendMore and multipart sends are refused"), paramName);
+    internal static void ThrowSinglePart(SocketType type, bool conflating, string paramName) =>
+        throw new ArgumentException(SinglePartReason(type, conflating, "SendFlags.SendMore and multipart sends are refused"), paramName);
 
-    /// <summary>Why <paramref name="socket"/> takes single-part messages only: a draft type, or Conflate set on it.</summary>
-    internal static string SinglePartReason(Socket socket, string refused) => socket.IsConflating
-        ? $"This {socket.Type} socket has SocketOption.Conflate set, so it sends single-part messages only: {refused}, and " +
+    /// <summary>Why a socket of <paramref name="type"/> takes single-part messages only: a draft type, or Conflate set on it (<paramref name="conflating"/>).</summary>
+    internal static string SinglePartReason(SocketType type, bool conflating, string refused) => conflating
+        ? $"This {type} socket has SocketOption.Conflate set, so it sends single-part messages only: {refused}, and " +
           "nothing was queued. A conflating queue keeps one frame, not one message, and libzmq aborts the whole process " +
           "(an assertion in fq.cpp) when a socket with Conflate receives a multipart message. Put the whole payload in one " +
           "frame, or do not set Conflate."
-        : $"A {socket.Type} socket sends single-part messages only: {refused}, and nothing was queued. Put the whole " +
+        : $"A {type} socket sends single-part messages only: {refused}, and nothing was queued. Put the whole " +
           "payload in one frame.";
 
     internal static unsafe string Describe(int errorNumber)
@@ -91,27 +91,27 @@ internal static class ThrowHelper
 
     private static string Hint(int errorNumber)
     {
-        if (errorNumber == ZmqError.EFSM)
+        if (errorNumber == Errno.EFSM)
         {
             return ". The socket's pattern forbids this operation now: a REQ socket must receive the reply before it sends again, a REP socket must reply before it receives again.";
         }
 
-        if (errorNumber == ZmqError.ENOTSUP)
+        if (errorNumber == Errno.ENOTSUP)
         {
             return ". This socket type does not support the operation (for example receiving on PUB or sending on SUB).";
         }
 
-        if (errorNumber == ZmqError.EPROTONOSUPPORT)
+        if (errorNumber == Errno.EPROTONOSUPPORT)
         {
             return ". Use a transport this libzmq supports: tcp, ipc, inproc, pgm/epgm, tipc or vmci (see Context.Has).";
         }
 
-        if (errorNumber == ZmqError.EHOSTUNREACH)
+        if (errorNumber == Errno.EHOSTUNREACH)
         {
             return ". No connected peer has that routing id (RouterMandatory is set).";
         }
 
-        if (errorNumber == ZmqError.ETERM)
+        if (errorNumber == Errno.ETERM)
         {
             return ". The context was shut down or disposed; close the socket.";
         }

@@ -9,25 +9,22 @@ namespace Net.Zmq.Interop;
 /// </summary>
 internal static unsafe partial class Epoll
 {
-    internal const string LibraryName = "libc";
-
     internal const int CloseOnExec = 0x80000;  // EPOLL_CLOEXEC
     internal const int Add = 1;                // EPOLL_CTL_ADD
     internal const int Delete = 2;             // EPOLL_CTL_DEL
     internal const uint In = 0x001;            // EPOLLIN
     internal const uint EdgeTriggered = 1u << 31; // EPOLLET
-    internal const int EINTR = 4;
 
     internal static readonly int EventSize = RuntimeInformation.ProcessArchitecture == Architecture.X64 ? 12 : 16;
     internal static readonly int DataOffset = RuntimeInformation.ProcessArchitecture == Architecture.X64 ? 4 : 8;
 
-    [LibraryImport(LibraryName, EntryPoint = "epoll_create1", SetLastError = true)]
+    [LibraryImport(NativeLibraryNames.LibC, EntryPoint = "epoll_create1", SetLastError = true)]
     internal static partial int Create(int flags);
 
-    [LibraryImport(LibraryName, EntryPoint = "epoll_ctl", SetLastError = true)]
+    [LibraryImport(NativeLibraryNames.LibC, EntryPoint = "epoll_ctl", SetLastError = true)]
     internal static partial int Control(int epoll, int operation, int fd, byte* @event);
 
-    [LibraryImport(LibraryName, EntryPoint = "epoll_wait", SetLastError = true)]
+    [LibraryImport(NativeLibraryNames.LibC, EntryPoint = "epoll_wait", SetLastError = true)]
     internal static partial int Wait(int epoll, byte* events, int maxEvents, int timeoutMilliseconds);
 
     /// <summary>Writes one <c>epoll_event</c> at <paramref name="destination"/>.</summary>

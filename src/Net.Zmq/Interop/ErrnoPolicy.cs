@@ -21,7 +21,7 @@ internal static class ErrnoPolicy
     /// <summary>Classifies <paramref name="errorNumber"/> from a call made with (<paramref name="dontWait"/>) or without DontWait.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal static AfterFailure Classify(int errorNumber, bool dontWait) =>
-        errorNumber == ZmqError.EINTR ? AfterFailure.Retry
-        : dontWait && errorNumber == ZmqError.EAGAIN ? AfterFailure.NothingYet
+        errorNumber == Errno.EINTR ? AfterFailure.Retry
+        : dontWait && errorNumber == Errno.EAGAIN ? AfterFailure.NothingYet
         : AfterFailure.Fail;
 }

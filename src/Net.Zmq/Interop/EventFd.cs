@@ -11,12 +11,12 @@ internal static unsafe partial class EventFd
     internal const int NonBlocking = 0x800;   // EFD_NONBLOCK (O_NONBLOCK on x86-64 and arm64)
     internal const int CloseOnExec = 0x80000; // EFD_CLOEXEC
 
-    [LibraryImport(Epoll.LibraryName, EntryPoint = "eventfd", SetLastError = true)]
+    [LibraryImport(NativeLibraryNames.LibC, EntryPoint = "eventfd", SetLastError = true)]
     internal static partial int Create(uint initialValue, int flags);
 
-    [LibraryImport(Epoll.LibraryName, EntryPoint = "write")]
+    [LibraryImport(NativeLibraryNames.LibC, EntryPoint = "write")]
     internal static partial nint Write(int fd, ulong* value, nuint size);
 
-    [LibraryImport(Epoll.LibraryName, EntryPoint = "read")]
+    [LibraryImport(NativeLibraryNames.LibC, EntryPoint = "read")]
     internal static partial nint Read(int fd, ulong* value, nuint size);
 }

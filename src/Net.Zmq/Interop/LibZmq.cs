@@ -10,133 +10,131 @@ namespace Net.Zmq.Interop;
 /// </summary>
 internal static unsafe partial class LibZmq
 {
-    internal const string LibraryName = "libzmq";
-
     // Context
-    [LibraryImport(LibraryName, EntryPoint = "zmq_ctx_new")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_ctx_new")]
     internal static partial nint CtxNew();
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_ctx_term")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_ctx_term")]
     internal static partial int CtxTerm(nint context);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_ctx_shutdown")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_ctx_shutdown")]
     internal static partial int CtxShutdown(nint context);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_ctx_set")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_ctx_set")]
     internal static partial int CtxSet(nint context, int option, int value);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_ctx_get")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_ctx_get")]
     internal static partial int CtxGet(nint context, int option);
 
     // Library
-    [LibraryImport(LibraryName, EntryPoint = "zmq_version")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_version")]
     internal static partial void Version(int* major, int* minor, int* patch);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_has")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_has")]
     internal static partial int Has(byte* capability);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_errno")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_errno")]
     [SuppressGCTransition]
     internal static partial int Errno();
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_strerror")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_strerror")]
     internal static partial byte* StrError(int errnum);
 
     // Socket
-    [LibraryImport(LibraryName, EntryPoint = "zmq_socket")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_socket")]
     internal static partial nint Socket(nint context, int type);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_close")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_close")]
     internal static partial int Close(nint socket);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_bind")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_bind")]
     internal static partial int Bind(nint socket, byte* endpoint);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_connect")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_connect")]
     internal static partial int Connect(nint socket, byte* endpoint);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_unbind")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_unbind")]
     internal static partial int Unbind(nint socket, byte* endpoint);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_disconnect")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_disconnect")]
     internal static partial int Disconnect(nint socket, byte* endpoint);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_setsockopt")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_setsockopt")]
     internal static partial int SetSockOpt(nint socket, int option, void* value, nuint size);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_getsockopt")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_getsockopt")]
     internal static partial int GetSockOpt(nint socket, int option, void* value, nuint* size);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_send")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_send")]
     internal static partial int Send(nint socket, void* buffer, nuint length, int flags);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_recv")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_recv")]
     internal static partial int Recv(nint socket, void* buffer, nuint length, int flags);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_socket_monitor")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_socket_monitor")]
     internal static partial int SocketMonitor(nint socket, byte* endpoint, int events);
 
     // Messages
-    [LibraryImport(LibraryName, EntryPoint = "zmq_msg_init")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_msg_init")]
     [SuppressGCTransition]
     internal static partial int MsgInit(ZmqMsg* msg);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_msg_init_size")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_msg_init_size")]
     internal static partial int MsgInitSize(ZmqMsg* msg, nuint size);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_msg_init_data")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_msg_init_data")]
     internal static partial int MsgInitData(ZmqMsg* msg, void* data, nuint size, delegate* unmanaged<nint, nint, void> free, nint hint);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_msg_send")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_msg_send")]
     internal static partial int MsgSend(ZmqMsg* msg, nint socket, int flags);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_msg_recv")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_msg_recv")]
     internal static partial int MsgRecv(ZmqMsg* msg, nint socket, int flags);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_msg_close")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_msg_close")]
     internal static partial int MsgClose(ZmqMsg* msg);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_msg_move")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_msg_move")]
     internal static partial int MsgMove(ZmqMsg* destination, ZmqMsg* source);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_msg_copy")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_msg_copy")]
     internal static partial int MsgCopy(ZmqMsg* destination, ZmqMsg* source);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_msg_data")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_msg_data")]
     [SuppressGCTransition]
     internal static partial byte* MsgData(ZmqMsg* msg);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_msg_size")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_msg_size")]
     [SuppressGCTransition]
     internal static partial nuint MsgSize(ZmqMsg* msg);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_msg_more")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_msg_more")]
     [SuppressGCTransition]
     internal static partial int MsgMore(ZmqMsg* msg);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_msg_gets")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_msg_gets")]
     internal static partial byte* MsgGets(ZmqMsg* msg, byte* property);
 
     // Polling and devices
-    [LibraryImport(LibraryName, EntryPoint = "zmq_poll")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_poll")]
     internal static partial int Poll(void* items, int count, CLong timeout);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_proxy")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_proxy")]
     internal static partial int Proxy(nint frontend, nint backend, nint capture);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_proxy_steerable")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_proxy_steerable")]
     internal static partial int ProxySteerable(nint frontend, nint backend, nint capture, nint control);
 
     // Security helpers
-    [LibraryImport(LibraryName, EntryPoint = "zmq_curve_keypair")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_curve_keypair")]
     internal static partial int CurveKeypair(byte* publicKey, byte* secretKey);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_curve_public")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_curve_public")]
     internal static partial int CurvePublic(byte* publicKey, byte* secretKey);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_z85_encode")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_z85_encode")]
     internal static partial byte* Z85Encode(byte* destination, byte* data, nuint size);
 
-    [LibraryImport(LibraryName, EntryPoint = "zmq_z85_decode")]
+    [LibraryImport(NativeLibraryNames.LibZmq, EntryPoint = "zmq_z85_decode")]
     internal static partial byte* Z85Decode(byte* destination, byte* text);
 }

@@ -51,13 +51,12 @@ internal static class NativeLibraryLoader
 
     private static nint Resolve(string libraryName, Assembly assembly, DllImportSearchPath? searchPath)
     {
-        if (libraryName == Epoll.LibraryName)
+        if (libraryName == NativeLibraryNames.LibC)
         {
-            // glibc's file name; "libc.so" is a linker script where it exists at all.
-            return NativeLibrary.TryLoad("libc.so.6", out nint libc) ? libc : 0;
+            return NativeLibrary.TryLoad(NativeLibraryNames.LibCFile, out nint libc) ? libc : 0;
         }
 
-        if (libraryName != LibZmq.LibraryName)
+        if (libraryName != NativeLibraryNames.LibZmq)
         {
             return 0;
         }
@@ -144,12 +143,8 @@ internal static class NativeLibraryLoader
     /// </summary>
     private static IEnumerable<string> Candidates()
     {
-        string[] bundledNames = OperatingSystem.IsWindows() ? ["libzmq.dll"]
-            : OperatingSystem.IsMacOS() ? ["libzmq.dylib", "libzmq.5.dylib"]
-            : ["libzmq.so", "libzmq.so.5"];
-        string[] systemNames = OperatingSystem.IsWindows() ? ["libzmq.dll", "libzmq-v143-mt-4_3_5.dll", "libzmq-mt-4_3_5.dll", "libzmq-mt-4_3_4.dll"]
-            : OperatingSystem.IsMacOS() ? ["libzmq.5.dylib", "libzmq.dylib", "/opt/homebrew/lib/libzmq.5.dylib", "/usr/local/lib/libzmq.5.dylib"]
-            : ["libzmq.so.5", "libzmq.so"];
+        string[] bundledNames = NativeLibraryNames.BundledLibZmqFiles();
+        string[] systemNames = NativeLibraryNames.SystemLibZmqFiles();
 
         var seen = new HashSet<string>(OperatingSystem.IsWindows() ? StringComparer.OrdinalIgnoreCase : StringComparer.Ordinal);
         string[] rids = [PortableRuntimeIdentifier, RuntimeInformation.RuntimeIdentifier];

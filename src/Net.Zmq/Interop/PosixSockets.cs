@@ -8,7 +8,7 @@ internal static unsafe partial class PosixSockets
     private const int SolSocket = 1;     // SOL_SOCKET
     private const int SoAcceptConn = 30; // SO_ACCEPTCONN
 
-    [LibraryImport(Epoll.LibraryName, EntryPoint = "getsockopt")]
+    [LibraryImport(NativeLibraryNames.LibC, EntryPoint = "getsockopt")]
     private static partial int GetSockOpt(int fd, int level, int option, void* value, uint* length);
 
     /// <summary>Whether <paramref name="fd"/> is a socket in the listening state.</summary>

@@ -7,8 +7,6 @@ namespace Net.Zmq.Interop;
 [SupportedOSPlatform("windows")]
 internal static unsafe partial class WinSock
 {
-    internal const string LibraryName = "ws2_32.dll";
-
     internal const short PollReadNormal = 0x0100; // POLLRDNORM, the readability WSAPoll accepts for a request
     internal const int SocketError = -1;
 
@@ -21,9 +19,9 @@ internal static unsafe partial class WinSock
         internal short ReturnedEvents;
     }
 
-    [LibraryImport(LibraryName, EntryPoint = "WSAPoll")]
+    [LibraryImport(NativeLibraryNames.WinSock, EntryPoint = "WSAPoll")]
     internal static partial int Poll(PollDescriptor* descriptors, uint count, int timeoutMilliseconds);
 
-    [LibraryImport(LibraryName, EntryPoint = "WSAGetLastError")]
+    [LibraryImport(NativeLibraryNames.WinSock, EntryPoint = "WSAGetLastError")]
     internal static partial int GetLastError();
 }

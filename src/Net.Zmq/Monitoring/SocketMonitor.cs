@@ -3,6 +3,7 @@ using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.Versioning;
 using Net.Zmq.Diagnostics;
+using Net.Zmq.Interop;
 
 namespace Net.Zmq.Monitoring;
 
@@ -73,7 +74,7 @@ public sealed partial class SocketMonitor : IDisposable
             {
                 _events.RecvMultipart(_frames);
             }
-            catch (ZmqException ex) when (ex.ErrorNumber == ZmqError.EAGAIN)
+            catch (ZmqException ex) when (ex.ErrorNumber == Errno.EAGAIN)
             {
                 monitorEvent = default;
                 return false;

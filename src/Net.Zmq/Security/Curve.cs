@@ -184,7 +184,7 @@ public static class Curve
 
     private static void ThrowFailed(int errorNumber, string operation)
     {
-        if (errorNumber == ZmqError.ENOTSUP)
+        if (errorNumber == Errno.ENOTSUP)
         {
             ThrowNotSupported();
         }
