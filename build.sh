@@ -124,7 +124,7 @@ run_tests() {
 }
 
 # The areas whose tests are about libzmq's behaviour through the binding, not about packaging or tools.
-core_tests="FullyQualifiedName~Net.Zmq.Tests.Patterns|FullyQualifiedName~Net.Zmq.Tests.Recv|FullyQualifiedName~Net.Zmq.Tests.Multipart|FullyQualifiedName~Net.Zmq.Tests.Messages|FullyQualifiedName~Net.Zmq.Tests.Security|FullyQualifiedName~Net.Zmq.Tests.Async|FullyQualifiedName~Net.Zmq.Tests.Polling|FullyQualifiedName~Net.Zmq.Tests.Options|FullyQualifiedName~Net.Zmq.Tests.Draft"
+core_tests="FullyQualifiedName~Net.Zmq.Tests.Patterns|FullyQualifiedName~Net.Zmq.Tests.Recv|FullyQualifiedName~Net.Zmq.Tests.Send|FullyQualifiedName~Net.Zmq.Tests.Multipart|FullyQualifiedName~Net.Zmq.Tests.Messages|FullyQualifiedName~Net.Zmq.Tests.Security|FullyQualifiedName~Net.Zmq.Tests.Async|FullyQualifiedName~Net.Zmq.Tests.Polling|FullyQualifiedName~Net.Zmq.Tests.Options|FullyQualifiedName~Net.Zmq.Tests.Draft"
 
 case "$command" in
     demo)
