@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Compares the per-message cost of Net.Zmq builds in alternating processes: builds this benchmark once per library
-# (this repository's, and each commit given, from a throwaway export under the artifacts path), then runs the builds in
-# turn, PROCESSES times each, and prints each row's median over the processes and its ratio to the first build.
+# (this repository's, and each commit given, from a throwaway export under the artifacts path), then runs one process
+# of each build in turn, PROCESSES times, and prints per build and row the median ns/op over its processes and the
+# median, with the middle half, of its ratio to this repository's process of the same turn (which ran seconds apart,
+# so the ratio is what survives the machine's drift).
 #   benchmarks/NewMessageCost/compare.sh [PROCESSES] COMMIT...
 # e.g. benchmarks/NewMessageCost/compare.sh 10 79fc418 65cf875
 set -euo pipefail
@@ -16,9 +18,11 @@ builds=(HEAD)
 dotnet build "$root/benchmarks/NewMessageCost" -c Release --artifacts-path "$work/HEAD" -v q -nologo >/dev/null
 for commit in "$@"; do
   export_dir="$work/src-$commit"
-  rm -rf "$export_dir" && mkdir -p "$export_dir/artifacts/native"
-  git -C "$root" archive "$commit" src/Net.Zmq Directory.Build.props Directory.Packages.props | tar -x -C "$export_dir"
-  cp -a "$root/artifacts/native/linux-x64" "$export_dir/artifacts/native/"
+  if [[ ! -d "$export_dir/src" ]]; then
+    mkdir -p "$export_dir/artifacts/native"
+    git -C "$root" archive "$commit" src/Net.Zmq Directory.Build.props Directory.Packages.props | tar -x -C "$export_dir"
+    cp -a "$root/artifacts/native/linux-x64" "$export_dir/artifacts/native/"
+  fi
   dotnet build "$root/benchmarks/NewMessageCost" -c Release --artifacts-path "$work/$commit" -v q -nologo \
     -p:NetZmqProject="$export_dir/src/Net.Zmq/Net.Zmq.csproj" >/dev/null
   builds+=("$commit")
@@ -28,18 +32,23 @@ results="$work/results.tsv"
 : > "$results"
 for ((p = 1; p <= processes; p++)); do
   for build in "${builds[@]}"; do
-    NETZMQ_LIBZMQ_PATH="$libzmq" dotnet "$work/$build/bin/NewMessageCost/release/NewMessageCost.dll" \
-      | sed "s/^/$build\t/" >> "$results"
+    NETZMQ_LIBZMQ_PATH="$libzmq" dotnet "$work/$build/bin/NewMessageCost/release/NewMessageCost.dll" 5 100000 \
+      | sed "s/^/$p\t$build\t/" >> "$results"
   done
 done
 
-# Per build and row: the median of the processes' medians, then the ratio to the first build's.
-sort -t$'\t' -k1,1 -k2,2 -k3,3g "$results" | awk -F'\t' -v first="${builds[0]}" '
-  { key = $1 "\t" $2; values[key, ++count[key]] = $3; if (!(key in seen)) { seen[key] = 1; order[++n] = key } }
+awk -F'\t' -v first=HEAD '
+  function median(list, n,   sorted, i, j, t) {
+    for (i = 1; i <= n; i++) sorted[i] = list[i]
+    for (i = 2; i <= n; i++) for (j = i; j > 1 && sorted[j - 1] > sorted[j]; j--) { t = sorted[j]; sorted[j] = sorted[j - 1]; sorted[j - 1] = t }
+    return sorted[int((n + 1) / 2)] "\t" sorted[int((n + 3) / 4)] "\t" sorted[int((3 * n + 3) / 4)]
+  }
+  { ns[$1, $2, $3] = $4; if (!(($2, $3) in seen)) { seen[$2, $3] = 1; key[++keys] = $2 "\t" $3 } if ($1 > turns) turns = $1 }
   END {
-    for (i = 1; i <= n; i++) { k = order[i]; median[k] = values[k, int((count[k] + 1) / 2)] }
-    for (i = 1; i <= n; i++) {
-      k = order[i]; split(k, part, "\t")
-      printf "%-10s %-40s %7.1f ns/op   x%.2f of %s\n", part[1], part[2], median[k], median[k] / median[first "\t" part[2]], first
+    for (k = 1; k <= keys; k++) {
+      split(key[k], part, "\t"); n = 0; m = 0
+      for (p = 1; p <= turns; p++) { values[++n] = ns[p, part[1], part[2]]; ratios[++m] = ns[p, part[1], part[2]] / ns[p, first, part[2]] }
+      split(median(values, n), v, "\t"); split(median(ratios, m), r, "\t")
+      printf "%-8s %-38s median %7.1f ns/op   ratio to %s: median %.2f (middle half %.2f-%.2f)\n", part[1], part[2], v[1], first, r[1], r[2], r[3]
     }
-  }'
+  }' "$results"

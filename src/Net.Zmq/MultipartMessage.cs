@@ -53,7 +53,9 @@ public sealed partial class MultipartMessage : IReadOnlyList<Message>, IDisposab
     /// next received into, sent, moved, copied into or disposed points at memory that may already be freed: reading
     /// it is undefined behaviour (an access violation that ends the process, or another message's bytes), even though
     /// the code compiles as safe C#. Consume the bytes before the next call, or keep a copy: <c>message.ToArray()</c>
-    /// or <c>message.Data.ToArray()</c>. Never store the span, or a pointer taken from it, beyond that point.
+    /// or <c>message.Data.ToArray()</c>. Never store the span, or a pointer taken from it, beyond that point. The
+    /// frames of a multipart message the library created (<see cref="Socket.RecvMultipart()"/>) are guarded as
+    /// <see cref="Socket.Recv()"/>'s message is: their <c>Data</c> is memory the GC owns.
     /// </remarks>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="index"/> is not below <see cref="Count"/>.</exception>
     public Message this[int index]

@@ -258,7 +258,7 @@ public class MessageCreationBenchmarks
         }
     }
 
-    [Benchmark(OperationsPerInvoke = Count, Description = "Message (with its finalizer): new + Dispose")]
+    [Benchmark(OperationsPerInvoke = Count, Description = "Message: new + Dispose")]
     public void Message()
     {
         for (int i = 0; i < Count; i++)
