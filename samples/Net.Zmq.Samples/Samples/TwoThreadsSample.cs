@@ -23,14 +23,15 @@ internal sealed class TwoThreadsSample : ISample
         using var context = new Context();
         using Socket server = Sample.CreateSocket(context, SocketType.Router);
         server.Bind(Sample.AnyPort);
+        string endpoint = server.LastEndpoint; // read now: from here on the server belongs to the echo thread
         var echo = new Thread(() => Echo(server)) { Name = "ROUTER echo" };
         echo.Start();
         try
         {
-            WithEventLoopAndQueue(context, server.LastEndpoint, log);
+            WithEventLoopAndQueue(context, endpoint, log);
             if (OperatingSystem.IsLinux() || OperatingSystem.IsWindows())
             {
-                WithAsync(context, server.LastEndpoint, log);
+                WithAsync(context, endpoint, log);
             }
             else
             {
