@@ -93,7 +93,7 @@ public sealed partial class RepositoryWordingTests
     [GeneratedRegex(@"(?<!(libzmq|zeromq|libzmq's|ZeroMQ's)\s)\bissues?\s*#?\d+", RegexOptions.IgnoreCase)]
     private static partial Regex ProjectIssueNumber();
 
-    // A reference document as a "seed": by number, as "seed document(s)", or as "the seed's"/"the seeds'".
+    // A reference document called a seed: "seed" and three digits, "seed" followed by "document", or the possessive.
     [GeneratedRegex(@"\bseeds?\s*#?\d{3}\b|\bseeds?\s+documents?\b|\bseed's\s|\bseeds'\s", RegexOptions.IgnoreCase)]
     private static partial Regex SeedDocument();
 }
