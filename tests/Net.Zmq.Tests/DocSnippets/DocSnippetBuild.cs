@@ -9,6 +9,8 @@ namespace Net.Zmq.Tests.DocSnippets;
 /// built once against the library as built, in a temporary folder deleted afterwards. Each block's code sits under a
 /// <c>#line</c> directive naming its Markdown file and line, so the compiler's errors name the doc, not the generated
 /// file. README.md's blocks then run: its quick start, and each fragment on a fed DEALER socket (see <see cref="Runner"/>).
+/// The compiler looks into method bodies only once every declaration compiles: after fixing what a failed build names,
+/// run it again.
 /// </summary>
 public sealed partial class DocSnippetBuild : IDisposable
 {
