@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Net.Zmq.Internal;
 
 namespace Net.Zmq;
@@ -64,6 +65,7 @@ public sealed partial class Message
         /// <summary>Puts the bytes written through <see cref="Bytes"/> into <paramref name="frame"/>, writing only when they differ (the frame may be shared by a copy another thread sends).</summary>
         internal void WriteBack(Span<byte> frame)
         {
+            Debug.Assert(Bytes is null || Bytes.Length == frame.Length, "the copy is of the current frame: ContentChanged drops it");
             if (Bytes is { } bytes && !frame.SequenceEqual(bytes))
             {
                 bytes.CopyTo(frame);

@@ -479,7 +479,7 @@ public sealed unsafe partial class Message : IDisposable
     {
         if (!(_disposed | _sent))
         {
-            _guard!.WriteBack(Frame(out _));
+            WriteBackCopy();
             return;
         }
 
@@ -488,6 +488,15 @@ public sealed unsafe partial class Message : IDisposable
             "This Message was sent already: libzmq took its content and left it empty, so sending it again would send an " +
             "empty frame. Create a new Message for each send, or fill this one again first (receive into it, Rebuild it, " +
             "or Copy another message into it).");
+    }
+
+    /// <summary>Puts what the caller wrote into the GC-owned copy <see cref="Data"/> handed out back into the frame, before libzmq sends, shares or moves it.</summary>
+    private void WriteBackCopy()
+    {
+        if (_guard?.Bytes is not null)
+        {
+            _guard.WriteBack(Frame(out _));
+        }
     }
 
     private void Transfer(Message source, bool move)
@@ -500,8 +509,7 @@ public sealed unsafe partial class Message : IDisposable
             return;
         }
 
-        // The source's frame must hold what its caller wrote into Data's copy before libzmq shares or moves it.
-        source._guard?.WriteBack(source.Frame(out _));
+        source.WriteBackCopy();
         fixed (ZmqMsg* destination = &_msg)
         fixed (ZmqMsg* from = &source._msg)
         {
