@@ -73,10 +73,10 @@ public sealed partial class Message
         }
 
         /// <summary>The frame was replaced or taken: drops the copy and reports the new frame's native size.</summary>
-        internal void ContentChanged(Message owner)
+        internal void ContentChanged()
         {
             Bytes = null;
-            int size = owner.Frame(out bool inline).Length;
+            int size = _owner.Frame(out bool inline).Length;
             long native = inline ? 0 : size;
             if (native != _pressure)
             {

@@ -464,7 +464,7 @@ public sealed unsafe partial class Message : IDisposable
     internal void MarkSent()
     {
         _sent = true;
-        _guard?.ContentChanged(this);
+        _guard?.ContentChanged();
     }
 
     /// <summary>Records that the message holds content again (received into, rebuilt, copied or moved into).</summary>
@@ -472,7 +472,7 @@ public sealed unsafe partial class Message : IDisposable
     internal void MarkFilled()
     {
         _sent = false;
-        _guard?.ContentChanged(this);
+        _guard?.ContentChanged();
     }
 
     private void PrepareGuardedOrThrow()
@@ -522,10 +522,10 @@ public sealed unsafe partial class Message : IDisposable
         }
 
         _sent = source._sent;
-        _guard?.ContentChanged(this);
+        _guard?.ContentChanged();
         if (move)
         {
-            source._guard?.ContentChanged(source);
+            source._guard?.ContentChanged();
         }
     }
 

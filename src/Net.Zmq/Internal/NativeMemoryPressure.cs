@@ -9,11 +9,21 @@ namespace Net.Zmq.Internal;
 /// GC hears about it only when the count moves a step away from what it was told. A program that disposes what it
 /// receives never leaves the first step and never calls the GC; one that drops large frames reports a step every
 /// <see cref="Step"/> bytes, which makes the GC collect, and run the finalizers that release them.
+/// <para>
+/// The runtime lets reported pressure grow with the managed heap (a third of it, times the ratio of added to removed
+/// pressure) before it collects, so in a process with a large heap dropped frames could still pile up to gigabytes.
+/// So when <see cref="CollectAfter"/> bytes were reported since the last collection of any generation, the count asks
+/// for a gen1 collection itself: the messages a receive loop drops are young, a gen1 collection (a few milliseconds)
+/// finds them, and their guards' finalizers release the frames. That is one collection per 64 MiB at most.
+/// </para>
 /// </summary>
 internal static class NativeMemoryPressure
 {
     /// <summary>How far the count moves before the GC is told.</summary>
     internal const long Step = 1 << 20;
+
+    /// <summary>How many bytes may be reported without any collection before one is asked for.</summary>
+    internal const long CollectAfter = 64L << 20;
 
     private static readonly object s_gate = new();
 
@@ -22,6 +32,10 @@ internal static class NativeMemoryPressure
 
     // Bytes the GC was told of: a multiple of Step, written under s_gate; within two steps of s_held after each Adjust.
     private static long s_reported;
+
+    // Under s_gate: the gen0 collection count when s_reportedSinceCollection was last reset, and the bytes reported since.
+    private static int s_collectionsSeen;
+    private static long s_reportedSinceCollection;
 
     /// <summary>Counts <paramref name="bytes"/> more native bytes held; tells the GC when the count passed a step.</summary>
     internal static void Add(long bytes)
@@ -53,6 +67,7 @@ internal static class NativeMemoryPressure
             if (target > reported)
             {
                 GC.AddMemoryPressure(target - reported);
+                CollectIfPilingUp(target - reported);
             }
             else if (target < reported)
             {
@@ -61,6 +76,24 @@ internal static class NativeMemoryPressure
 
             Volatile.Write(ref s_reported, target);
             Debug.Assert(s_reported % Step == 0 && s_reported >= 0, "the GC is told whole steps, never a negative amount");
+        }
+    }
+
+    /// <summary>Asks for a gen1 collection once <see cref="CollectAfter"/> bytes were reported with no collection in between (under s_gate).</summary>
+    private static void CollectIfPilingUp(long added)
+    {
+        int collections = GC.CollectionCount(0); // every collection, of any generation, counts gen0 too
+        if (collections != s_collectionsSeen)
+        {
+            s_collectionsSeen = collections;
+            s_reportedSinceCollection = 0;
+        }
+
+        s_reportedSinceCollection += added;
+        if (s_reportedSinceCollection >= CollectAfter)
+        {
+            s_reportedSinceCollection = 0;
+            GC.Collect(1, GCCollectionMode.Forced, blocking: true);
         }
     }
 }
