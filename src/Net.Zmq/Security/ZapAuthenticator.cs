@@ -48,6 +48,7 @@ public sealed class ZapAuthenticator : IDisposable
     /// time; once it is disposed, another can.
     /// </summary>
     /// <exception cref="ArgumentNullException"><paramref name="context"/> is null.</exception>
+    /// <exception cref="ObjectDisposedException"><paramref name="context"/> is disposed.</exception>
     /// <exception cref="ZmqException">EADDRINUSE: another authenticator serves the context, or another ZAP handler is bound to <see cref="Endpoint"/>.</exception>
     public ZapAuthenticator(Context context)
     {

@@ -49,9 +49,11 @@ internal sealed class ZapHandler
     }
 
     /// <summary>Makes <paramref name="authenticator"/> answer the ZAP requests of <paramref name="context"/>.</summary>
+    /// <exception cref="ObjectDisposedException">The context is disposed.</exception>
     /// <exception cref="ZmqException">EADDRINUSE: another authenticator serves the context, or another ZAP handler is bound.</exception>
     internal static ZapHandler Attach(Context context, ZapAuthenticator authenticator)
     {
+        ObjectDisposedException.ThrowIf(context.IsDisposed, context);
         lock (s_handlers)
         {
             bool created = false;
