@@ -22,15 +22,23 @@ namespace Net.Zmq.Security;
 /// known key's file is read again (one small file) and compared with what was indexed, so a certificate deleted or
 /// rewritten in place, whatever its size and time stamps, stops trusting the old key at once. The index is rebuilt
 /// (every file read) when the directory's modification time changes, that is when an entry is added, removed or
-/// renamed, and also at every handshake while the last change is less than <see cref="RacyWindow"/> older than the
-/// index: a file system's clock ticks coarsely, and two changes within one tick leave the same time stamp. A failed
+/// renamed, and also at every handshake while the last change is less than <see cref="RacyWindow"/> (2 s for time
+/// stamps in whole seconds) older than the index: a file system's clock ticks coarsely, and two changes within one tick
+/// leave the same time stamp. A failed
 /// rebuild is kept like a good one; only the failing file is read again at each handshake, to see it fixed.
 /// </para>
 /// </remarks>
 internal sealed class CertificateDirectory
 {
-    /// <summary>How long after a directory's last change its index is still rebuilt at each handshake.</summary>
-    internal static readonly TimeSpan RacyWindow = TimeSpan.FromSeconds(2);
+    /// <summary>
+    /// How long after a directory's last change its index is still rebuilt at each handshake, on a file system whose
+    /// time stamps have a fraction of a second (Linux's ext4, xfs, btrfs and tmpfs stamp with a clock that ticks every
+    /// 1 to 10 ms; NTFS every 100 ns).
+    /// </summary>
+    internal static readonly TimeSpan RacyWindow = TimeSpan.FromMilliseconds(50);
+
+    /// <summary>The same for a time stamp in whole seconds: FAT ticks every 2 s, ext3 and HFS+ every second.</summary>
+    internal static readonly TimeSpan CoarseRacyWindow = TimeSpan.FromSeconds(2);
 
     private static readonly UTF8Encoding s_utf8 = new(encoderShouldEmitUTF8Identifier: false);
     private static readonly EnumerationOptions s_listing = new()
@@ -98,7 +106,8 @@ internal sealed class CertificateDirectory
     {
         long stamp = DirectoryStamp();
         long age = DateTime.UtcNow.Ticks - stamp; // negative for a time stamp in the future: any change then moves it
-        bool racy = age >= 0 && age < RacyWindow.Ticks;
+        TimeSpan window = stamp % TimeSpan.TicksPerSecond == 0 ? CoarseRacyWindow : RacyWindow;
+        bool racy = age >= 0 && age < window.Ticks;
         string realDirectory = (OperatingSystem.IsLinux() ? PosixFiles.RealPath(_path) : null) ?? _path;
         var keys = new Dictionary<string, Entry>(StringComparer.Ordinal);
         string? name = null;

@@ -37,7 +37,7 @@ public sealed class CertificateDirectoryScaleTests(ITestOutputHelper output) : I
         trusted.SavePublic(_directory.File("trusted.key"));
         WriteCertificates(CertificateCount - 1);
 
-        // As a directory long in place would be: one changed in the last two seconds is re-indexed at each handshake.
+        // As a directory long in place would be: one changed a moment ago is re-indexed at each handshake for 50 ms.
         Directory.SetLastWriteTimeUtc(_directory.Path, DateTime.UtcNow.AddMinutes(-1));
         using var auth = new ZapAuthenticator(_context);
         var indexing = Stopwatch.StartNew();
