@@ -151,6 +151,7 @@ internal sealed class ZapHandler
         ZapAuthenticator? authenticator;
         lock (_gate)
         {
+            Debug.Assert(_answering is null, "The handler thread answers one request at a time.");
             authenticator = _current;
             _answering = authenticator;
         }
