@@ -85,6 +85,26 @@ public sealed class CertificateDirectoryEntryTests : IDisposable
     }
 
     [SkippableFact]
+    public void A_link_to_a_device_added_later_is_refused_at_every_handshake_without_reading_it_again()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "/dev/zero is a Linux device.");
+        _authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path);
+        _authenticator.ForDomain("other").AllowAnyCurveKey();
+        File.CreateSymbolicLink(_directory.File("zero.key"), "/dev/zero");
+
+        // Reading /dev/zero would take seconds and gigabytes each time; a kept failure answers at once.
+        var answers = Stopwatch.StartNew();
+        for (int i = 0; i < 10; i++)
+        {
+            Assert.Equal("500", AskCurve("", _known));
+        }
+
+        answers.Stop();
+        Assert.True(answers.Elapsed < Timeouts.Wait, $"ten refusals took {answers.Elapsed.TotalMilliseconds:F0} ms");
+        Assert.Equal("200", AskCurve("other", _known));
+    }
+
+    [SkippableFact]
     public void A_link_to_a_certificate_outside_the_directory_is_refused_and_its_key_not_trusted()
     {
         Skip.IfNot(OperatingSystem.IsLinux(), "Links are resolved on Linux; elsewhere every link is refused.");
