@@ -14,7 +14,8 @@ namespace Net.Zmq.Security;
 /// (<c>O_NOFOLLOW | O_NONBLOCK</c>), and the type and size are checked again on the open descriptor, so a file swapped
 /// between the checks is caught. A symbolic link is followed only when its target, every link resolved, is a file
 /// inside the directory (the layout of a Kubernetes secret or config map volume); links elsewhere are refused. On other
-/// systems symbolic links (reparse points) are refused and the type is checked before opening only.
+/// systems symbolic links (reparse points) are refused and only the size is checked before opening: Windows has no FIFO
+/// or device files in a directory, and .NET shows no file type on other Unix systems.
 /// </remarks>
 internal static class CertificateFileReader
 {
