@@ -41,6 +41,7 @@ internal static class Errno
     internal static readonly int ETIMEDOUT = Pick(110, 60, 138);
     internal static readonly int EHOSTUNREACH = Pick(113, 65, 110);
     internal static readonly int ENETRESET = Pick(102, 52, 117);
+    internal static readonly int ELOOP = Pick(40, 62, 114);
 
     // libzmq's own numbers, the same everywhere.
     internal const int EFSM = HausNumero + 51;
