@@ -76,7 +76,7 @@ public sealed partial class Socket
         using SocketCall call = BeginCall();
         if (LibZmq.SetSockOpt(call.Native, (int)option, value, (nuint)size) != 0)
         {
-            SocketOptionCodec.ThrowFailed(option, LibZmq.Errno(), $"Setting {option} on a {Type} socket");
+            SocketOptionCodec.ThrowFailed(option, LibZmq.Errno(), $"Setting {option} on a {Type} socket", Type);
         }
 
         if (option == SocketOption.Conflate)
@@ -90,7 +90,7 @@ public sealed partial class Socket
         int errorNumber = TryGetNative(option, value, capacity, out int size);
         if (errorNumber != 0)
         {
-            SocketOptionCodec.ThrowFailed(option, errorNumber, $"Reading {option} from a {Type} socket");
+            SocketOptionCodec.ThrowFailed(option, errorNumber, $"Reading {option} from a {Type} socket", Type);
         }
 
         return size;

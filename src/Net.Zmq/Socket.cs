@@ -553,7 +553,7 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
             };
             if (rc != 0)
             {
-                ThrowHelper.ThrowZmq(LibZmq.Errno(), $"{action} of the {Type} socket to '{endpoint}'");
+                ThrowHelper.ThrowEndpointFailed(LibZmq.Errno(), $"{action} of the {Type} socket to '{endpoint}'", endpoint);
             }
         }
     }

@@ -51,6 +51,11 @@ internal static unsafe class SocketOptionCodec
         {
             ThrowWrongKind(option, info, "a long");
         }
+        else if (value < -1)
+        {
+            // MaxMessageSize, the one long option: libzmq takes any negative as "no limit" and reads it back as given.
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(value), value, $"{option} takes -1 (no limit) or a size in bytes (0 or more).");
+        }
 
         socket.SetNative(option, &value, sizeof(long));
     }
@@ -204,9 +209,18 @@ internal static unsafe class SocketOptionCodec
 
     /// <summary>Throws for a failed zmq_setsockopt or zmq_getsockopt; a draft option the loaded libzmq lacks is a <see cref="NotSupportedException"/>.</summary>
     [DoesNotReturn]
-    internal static void ThrowFailed(SocketOption option, int errorNumber, string operation)
+    internal static void ThrowFailed(SocketOption option, int errorNumber, string operation, SocketType type)
     {
         ThrowIfUnavailable(option, errorNumber);
+        if (errorNumber == ZmqError.EINVAL && option is SocketOption.Subscribe or SocketOption.Unsubscribe
+            && type is not (SocketType.Sub or SocketType.XSub))
+        {
+            // libzmq answers a subscription on any other type with a bare "Invalid argument".
+            throw new ZmqException(errorNumber,
+                $"{operation} failed: {ThrowHelper.Describe(errorNumber)}. Only SUB and XSUB sockets subscribe; this is a {type} " +
+                "socket. Subscribe on the SUB that receives (a PUB sends to every subscriber; a DISH joins groups with Join).");
+        }
+
         ThrowHelper.ThrowZmq(errorNumber, operation);
     }
 
