@@ -65,7 +65,7 @@ public sealed class Actor : IDisposable
 
     /// <summary>Creates the pipe and starts <paramref name="handler"/> on a new background thread, which is given the handler's end of the pipe.</summary>
     /// <param name="context">The context both ends of the pipe belong to.</param>
-    /// <param name="handler">The actor's body; it must return when it receives <see cref="StopCommand"/>. Its end of the pipe is closed when it returns.</param>
+    /// <param name="handler">The actor's body; it must return when it receives <see cref="StopCommand"/>. Its end of the pipe is closed by <see cref="Dispose"/> (or when it returns after a Dispose that timed out).</param>
     /// <param name="name">The thread's name (for debuggers and dumps); "Net.Zmq actor" when null.</param>
     /// <exception cref="ArgumentNullException"><paramref name="context"/> or <paramref name="handler"/> is null.</exception>
     /// <exception cref="ObjectDisposedException">The context was disposed.</exception>
