@@ -24,6 +24,12 @@ internal static unsafe class SocketOptionCodec
         switch (info.Kind)
         {
             case OptionKind.Int32 or OptionKind.Milliseconds:
+                if (option == SocketOption.HeartbeatTtl && value < 0)
+                {
+                    // libzmq divides by 100 before its range check, so -1 to -99 would be stored as 0.
+                    ThrowHelper.ThrowArgumentOutOfRange(nameof(value), value, "HeartbeatTtl takes 0 to 6,553,500 milliseconds; 0 lets the peer use its own HeartbeatTimeout.");
+                }
+
                 ThrowIfUseFdNotListening(option, value);
                 socket.SetNative(option, &value, sizeof(int));
                 break;
