@@ -71,7 +71,8 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     // before libzmq queues anything. RefuseEverySend is added when every send is to fail (RefuseSends).
     private int _refusedSendFlags;
 
-    // Why every send fails once RefuseEverySend is set: the exception to throw (an Actor whose handler has ended).
+    // Why every send fails once RefuseEverySend is set: the exception to throw (the context was shut down, or an Actor
+    // whose pipe this is has stopped).
     private Func<Exception>? _sendRefusal;
 
     /// <summary>Creates a socket of <paramref name="type"/> in <paramref name="context"/>, with the context's <see cref="Context.DefaultLinger"/>.</summary>
