@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.ExceptionServices;
 using Net.Zmq.Internal;
 
@@ -153,9 +154,9 @@ public sealed class Actor : IDisposable
     /// handler to return, and closes the owner's end of the pipe. Any thread may call it; calling it again does nothing.
     /// </summary>
     /// <exception cref="InvalidOperationException">
-    /// Called from the handler's own thread (it would wait for itself); or another thread is inside a call on
-    /// <see cref="Pipe"/> (a receive waiting for a reply, say), so the stop command cannot be sent now. Either way
-    /// nothing changed: the actor runs on, and Dispose may be called again.
+    /// Called from the handler's own thread (it would wait for itself); or another thread stayed inside a call on
+    /// <see cref="Pipe"/> (a receive waiting for a reply, say) for all of <see cref="StopTimeout"/>, so the stop command
+    /// could not be sent. Either way nothing changed: the actor runs on, and Dispose may be called again.
     /// </exception>
     /// <exception cref="TimeoutException">
     /// The handler did not return within <see cref="StopTimeout"/>; it is left running on its background thread, and
@@ -197,28 +198,49 @@ public sealed class Actor : IDisposable
         _failure?.Throw();
     }
 
-    /// <summary>Sends the stop command unless the handler has ended; when another thread is inside a call on the pipe, undoes the Dispose and throws.</summary>
+    /// <summary>
+    /// Sends the stop command unless the handler has ended. While another thread is inside a call on the pipe, tries
+    /// again until <see cref="StopTimeout"/> has passed (an owner that polls or receives with a timeout leaves the pipe
+    /// free between calls); then undoes the Dispose and throws.
+    /// </summary>
     private void SendStopCommand()
     {
-        try
+        long start = Stopwatch.GetTimestamp();
+        var spinner = default(SpinWait);
+        while (true)
         {
-            Pipe.Send(StopCommand, SendFlags.DontWait);
-        }
-        catch (ContextTerminatedException)
-        {
-            // The context was shut down: the handler's blocking calls end with the same exception.
-        }
-        catch (InvalidOperationException) when (_ended)
-        {
-            // The handler has ended (the pipe refuses sends): there is nobody to stop.
-        }
-        catch (InvalidOperationException ex)
-        {
-            Volatile.Write(ref _disposed, 0);
-            throw new InvalidOperationException(
-                "The actor could not be stopped: another thread is inside a call on its Pipe (a receive waiting for a " +
-                "reply, a poll), so the stop command cannot be sent now. Nothing changed and the actor runs on: call " +
-                "Dispose once that call has returned, or from the thread that uses the pipe.", ex);
+            try
+            {
+                Pipe.Send(StopCommand, SendFlags.DontWait);
+                return;
+            }
+            catch (ContextTerminatedException)
+            {
+                // The context was shut down: the handler's blocking calls end with the same exception.
+                return;
+            }
+            catch (ObjectDisposedException)
+            {
+                throw; // the owner closed the pipe itself: nothing can reach the handler
+            }
+            catch (InvalidOperationException) when (_ended)
+            {
+                // The handler has ended (the pipe refuses sends): there is nobody to stop.
+                return;
+            }
+            catch (InvalidOperationException) when (_stopTimeout == Timeout.InfiniteTimeSpan || Stopwatch.GetElapsedTime(start) < _stopTimeout)
+            {
+                spinner.SpinOnce(); // another thread is inside a call on the pipe: try again when it has returned
+            }
+            catch (InvalidOperationException ex)
+            {
+                Volatile.Write(ref _disposed, 0);
+                throw new InvalidOperationException(
+                    $"The actor could not be stopped: for {_stopTimeout.TotalMilliseconds:0} ms (StopTimeout) another thread " +
+                    "stayed inside a call on its Pipe (a receive waiting for a reply, a poll), so the stop command could not " +
+                    "be sent. Nothing changed and the actor runs on: call Dispose once that call has returned, or from the " +
+                    "thread that uses the pipe.", ex);
+            }
         }
     }
 

@@ -93,7 +93,7 @@ public sealed class ActorStoppedTests(ITestOutputHelper output)
     }
 
     [Fact]
-    public async Task Dispose_while_the_owner_waits_on_the_pipe_refuses_and_changes_nothing()
+    public async Task Dispose_while_the_owner_stays_inside_a_call_on_the_pipe_refuses_and_changes_nothing()
     {
         if (!BlockedThreads.Supported)
         {
@@ -118,12 +118,13 @@ public sealed class ActorStoppedTests(ITestOutputHelper output)
             }
         });
         actor.Pipe.WithTimeouts();
+        actor.StopTimeout = TimeSpan.FromMilliseconds(200);
         Assert.True(actor.Pipe.Send("work"));
         Task<string> owner = BlockedThreads.RunUntilBlocked(() => actor.Pipe.RecvString(), out _);
 
         var refused = Assert.Throws<InvalidOperationException>(actor.Dispose);
 
-        Assert.Contains("another thread is inside a call on its Pipe", refused.Message, StringComparison.Ordinal);
+        Assert.Contains("stayed inside a call on its Pipe", refused.Message, StringComparison.Ordinal);
         Assert.True(actor.IsRunning);
         Assert.False(actor.Pipe.IsDisposed);
         reply.Set();
@@ -131,5 +132,42 @@ public sealed class ActorStoppedTests(ITestOutputHelper output)
         Assert.Equal("late reply", await owner);
         actor.Dispose(); // the refused Dispose left the actor as it was: this one stops it
         Assert.True(actor.Completion.IsCompletedSuccessfully);
+    }
+
+    [Fact]
+    public async Task Dispose_from_another_thread_waits_for_the_owners_call_on_the_pipe_to_return_then_stops_the_actor()
+    {
+        if (!BlockedThreads.Supported)
+        {
+            output.WriteLine(BlockedThreads.Unsupported);
+            return;
+        }
+
+        using Context context = Sockets.NewContext();
+        using var reply = new ManualResetEventSlim();
+        string? last = null;
+        var actor = new Actor(context, pipe =>
+        {
+            while ((last = pipe.RecvString()) != Actor.StopCommand)
+            {
+                reply.Wait(Timeouts.Wait);
+                pipe.Send("reply");
+            }
+        });
+        actor.Pipe.WithTimeouts();
+        Assert.True(actor.Pipe.Send("work"));
+        Task<string> owner = BlockedThreads.RunUntilBlocked(() => actor.Pipe.RecvString(), out _);
+
+        Task dispose = Waits.Run(actor.Dispose); // finds the owner inside its receive, and tries again
+        Assert.False(await Waits.FinishesAsync(dispose, TimeSpan.FromMilliseconds(100)), "Dispose returned while the owner was inside a call on the pipe");
+        reply.Set();
+
+        Assert.True(await Waits.FinishesAsync(owner), "the owner's receive did not return");
+        Assert.Equal("reply", await owner);
+        Assert.True(await Waits.FinishesAsync(dispose), "Dispose did not return once the pipe was free");
+        await dispose;
+        Assert.Equal(Actor.StopCommand, last);
+        Assert.True(actor.Completion.IsCompletedSuccessfully);
+        Assert.True(actor.Pipe.IsDisposed);
     }
 }
