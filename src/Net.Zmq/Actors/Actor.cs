@@ -230,7 +230,15 @@ public sealed class Actor : IDisposable
             }
             catch (InvalidOperationException) when (_stopTimeout == Timeout.InfiniteTimeSpan || Stopwatch.GetElapsedTime(start) < _stopTimeout)
             {
-                spinner.SpinOnce(); // another thread is inside a call on the pipe: try again when it has returned
+                // Another thread is inside a call on the pipe: look again shortly, without burning a core meanwhile.
+                if (spinner.NextSpinWillYield)
+                {
+                    Thread.Sleep(1);
+                }
+                else
+                {
+                    spinner.SpinOnce();
+                }
             }
             catch (InvalidOperationException ex)
             {
