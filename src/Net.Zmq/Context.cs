@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Net.Zmq.Internal;
 using Net.Zmq.Interop;
 
@@ -19,6 +20,11 @@ public sealed class Context : IDisposable, IAsyncDisposable
     private static readonly TimeSpan s_oneSecond = TimeSpan.FromSeconds(1);
     private readonly ContextHandle _handle;
     private volatile bool _disposed;
+
+    // The sockets created in this context (weakly: a dropped socket is not kept alive), so that Shutdown can make
+    // their sends fail at once. libzmq alone notices the shutdown on a send only when it next processes its commands,
+    // which a send that finds room does at most about once a millisecond.
+    private readonly ConditionalWeakTable<Socket, object?> _sockets = new();
     private int _defaultLingerMs = (int)s_oneSecond.TotalMilliseconds;
 
     /// <summary>Creates a context with libzmq's defaults (one I/O thread, 1023 sockets).</summary>
@@ -162,7 +168,8 @@ public sealed class Context : IDisposable, IAsyncDisposable
 
     /// <summary>
     /// Shuts the context down (<c>zmq_ctx_shutdown</c>): blocking calls on its sockets return with
-    /// <see cref="ContextTerminatedException"/> and new sockets cannot be created. Sockets must still be disposed.
+    /// <see cref="ContextTerminatedException"/>, every send made after this returns throws it, and new sockets
+    /// cannot be created. Sockets must still be disposed.
     /// </summary>
     public void Shutdown()
     {
@@ -175,7 +182,16 @@ public sealed class Context : IDisposable, IAsyncDisposable
         {
             _handle.DangerousRelease();
         }
+
+        foreach (KeyValuePair<Socket, object?> entry in _sockets)
+        {
+            Socket socket = entry.Key;
+            socket.RefuseSends(() => ThrowHelper.CreateZmqException(Errno.ETERM, $"Send on a {socket.Type} socket"));
+        }
     }
+
+    /// <summary>Remembers a socket created in this context, whose sends <see cref="Shutdown"/> refuses.</summary>
+    internal void Track(Socket socket) => _sockets.AddOrUpdate(socket, null);
 
     /// <summary>
     /// Shuts the context down and releases it. Returns at once if sockets are still open (they see ETERM and

@@ -171,7 +171,7 @@ public sealed partial class Socket
 
     private void ThrowIfMultipartRefused(int frames, string paramName)
     {
-        if (frames > 1 && _refusedSendFlags != 0)
+        if (frames > 1 && (_refusedSendFlags & (int)SendFlags.SendMore) != 0)
         {
             ThrowHelper.ThrowArgument(ThrowHelper.SinglePartReason(Type, IsConflating, $"this message has {frames} frames"), paramName);
         }

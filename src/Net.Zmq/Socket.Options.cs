@@ -76,7 +76,7 @@ public sealed partial class Socket : INativeOptions
         using SocketCall call = BeginCall();
         if (LibZmq.SetSockOpt(call.Native, (int)option, value, (nuint)size) != 0)
         {
-            SocketOptionCodec.ThrowFailed(option, LibZmq.Errno(), $"Setting {option} on a {Type} socket");
+            SocketOptionCodec.ThrowFailed(option, LibZmq.Errno(), $"Setting {option} on a {Type} socket", Type);
         }
 
         if (option == SocketOption.Conflate)

@@ -145,14 +145,25 @@ public sealed partial class Socket
         return (byte*)pointer;
     }
 
-    /// <summary>Refuses <see cref="SendFlags.SendMore"/> on a draft socket before anything is queued.</summary>
+    /// <summary>Refuses <see cref="SendFlags.SendMore"/> on a draft socket, and every send after <see cref="RefuseSends"/>, before anything is queued.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void ThrowIfRefused(SendFlags flags)
     {
-        if (((int)flags & _refusedSendFlags) != 0)
+        if ((((int)flags | RefuseEverySend) & _refusedSendFlags) != 0)
         {
-            ThrowHelper.ThrowSinglePart(Type, IsConflating, nameof(flags));
+            ThrowRefused(flags);
         }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void ThrowRefused(SendFlags flags)
+    {
+        if ((_refusedSendFlags & RefuseEverySend) != 0)
+        {
+            throw Volatile.Read(ref _sendRefusal)!();
+        }
+
+        ThrowHelper.ThrowSinglePart(Type, IsConflating, nameof(flags));
     }
 
     /// <summary>

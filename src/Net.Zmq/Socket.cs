@@ -15,6 +15,9 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
 {
     private const int Closed = -1;
 
+    // A bit of _refusedSendFlags no SendFlags value uses, which the send path tests whatever the flags (RefuseSends).
+    private const int RefuseEverySend = 1 << 30;
+
     // Compare-and-swap claims in a row by one thread before the socket is granted to it (see SocketBias).
     private const int ClaimsBeforeBias = 16;
 
@@ -65,8 +68,12 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     // SendFlags.SendMore on the draft sockets, which take single-part messages only, and on a socket with Conflate set
     // (a conflating queue keeps one frame, not one message: libzmq aborts the process when a conflating peer receives
     // a multipart message); 0 on the others. One field read and one test on the send path refuse a multipart send
-    // before libzmq queues anything.
+    // before libzmq queues anything. RefuseEverySend is added when every send is to fail (RefuseSends).
     private int _refusedSendFlags;
+
+    // Why every send fails once RefuseEverySend is set: the exception to throw (the context was shut down, or an Actor
+    // whose pipe this is has stopped).
+    private Func<Exception>? _sendRefusal;
 
     /// <summary>Creates a socket of <paramref name="type"/> in <paramref name="context"/>, with the context's <see cref="Context.DefaultLinger"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="context"/> is null.</exception>
@@ -115,6 +122,7 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
         Context = context;
         Type = type;
         _refusedSendFlags = isDraft ? (int)SendFlags.SendMore : 0;
+        context.Track(this);
         if (context.DefaultLingerMilliseconds >= 0)
         {
             try
@@ -142,15 +150,29 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     internal bool IsDraft => IsDraftType(Type);
 
     /// <summary>Whether <see cref="SocketOption.Conflate"/> was set on this socket, which then refuses multipart sends.</summary>
-    internal bool IsConflating => !IsDraft && _refusedSendFlags != 0;
+    internal bool IsConflating => !IsDraft && (_refusedSendFlags & (int)SendFlags.SendMore) != 0;
 
     /// <summary>Tracks <see cref="SocketOption.Conflate"/> after libzmq accepted it: set, the socket refuses <see cref="SendFlags.SendMore"/>.</summary>
     internal void ConflateChanged(bool conflate)
     {
         if (!IsDraft)
         {
-            _refusedSendFlags = conflate ? (int)SendFlags.SendMore : 0;
+            // Interlocked: RefuseSends may set its bit from another thread meanwhile.
+            _ = conflate
+                ? Interlocked.Or(ref _refusedSendFlags, (int)SendFlags.SendMore)
+                : Interlocked.And(ref _refusedSendFlags, ~(int)SendFlags.SendMore);
         }
+    }
+
+    /// <summary>
+    /// Makes every send from now on throw what <paramref name="refusal"/> creates, before libzmq is called: after
+    /// <see cref="Context.Shutdown"/>, and on an <see cref="Actors.Actor"/>'s pipe once its handler has ended (where a
+    /// send would wait forever). Any thread.
+    /// </summary>
+    internal void RefuseSends(Func<Exception> refusal)
+    {
+        Volatile.Write(ref _sendRefusal, refusal);
+        Interlocked.Or(ref _refusedSendFlags, RefuseEverySend);
     }
 
     /// <summary>The last endpoint bound or connected, with the real port after binding <c>tcp://host:*</c>.</summary>
@@ -553,7 +575,7 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
             };
             if (rc != 0)
             {
-                ThrowHelper.ThrowZmq(LibZmq.Errno(), $"{action} of the {Type} socket to '{endpoint}'");
+                ThrowHelper.ThrowEndpointFailed(LibZmq.Errno(), $"{action} of the {Type} socket to '{endpoint}'", endpoint);
             }
         }
     }

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.ExceptionServices;
 using Net.Zmq.Internal;
 
@@ -20,6 +21,10 @@ namespace Net.Zmq.Actors;
 /// bytes <c>$TERM</c> (test it with <see cref="IsStopCommand"/> or compare the text with <see cref="StopCommand"/>).
 /// It may wait on its pipe and other sockets with a <see cref="Poller"/>. A handler that ends with
 /// <see cref="ContextTerminatedException"/> (its context was shut down) has ended normally.
+/// </para>
+/// <para>
+/// Once the handler has ended (returned or thrown), every send on <see cref="Pipe"/> throws
+/// <see cref="InvalidOperationException"/> saying the actor has stopped, instead of waiting for a reader that is gone.
 /// </para>
 /// </remarks>
 /// <example>
@@ -49,11 +54,19 @@ public sealed class Actor : IDisposable
     private readonly TaskCompletionSource _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private ExceptionDispatchInfo? _failure;
     private TimeSpan _stopTimeout = TimeSpan.FromSeconds(10);
+
+    // 0, then 1 from the first Dispose that sent the stop command (or found the handler ended); a Dispose that could
+    // not send it puts 0 back. The handler's end of the pipe stays open until then, so that a send racing the
+    // handler's end is queued, not left waiting for a peer that is gone: it is closed by whichever of Dispose and the
+    // handler's end comes last.
     private int _disposed;
+
+    // Set when the handler has ended, before the pipe refuses sends (Completion completes after both).
+    private volatile bool _ended;
 
     /// <summary>Creates the pipe and starts <paramref name="handler"/> on a new background thread, which is given the handler's end of the pipe.</summary>
     /// <param name="context">The context both ends of the pipe belong to.</param>
-    /// <param name="handler">The actor's body; it must return when it receives <see cref="StopCommand"/>. Its end of the pipe is closed when it returns.</param>
+    /// <param name="handler">The actor's body; it must return when it receives <see cref="StopCommand"/>. Its end of the pipe is closed by <see cref="Dispose"/> (or when it returns after a Dispose that timed out).</param>
     /// <param name="name">The thread's name (for debuggers and dumps); "Net.Zmq actor" when null.</param>
     /// <exception cref="ArgumentNullException"><paramref name="context"/> or <paramref name="handler"/> is null.</exception>
     /// <exception cref="ObjectDisposedException">The context was disposed.</exception>
@@ -102,7 +115,11 @@ public sealed class Actor : IDisposable
     }
 
     /// <summary>The owner's end of the pipe: send commands and receive replies here. Closed by <see cref="Dispose"/>.</summary>
-    /// <remarks>Like any socket, use it from one thread at a time; remove it from a <see cref="Poller"/> before disposing the actor.</remarks>
+    /// <remarks>
+    /// Like any socket, use it from one thread at a time; remove it from a <see cref="Poller"/> before disposing the
+    /// actor. Once the handler has ended, a send on it throws <see cref="InvalidOperationException"/> (the actor has
+    /// stopped; the handler's exception, if it threw, is the inner exception).
+    /// </remarks>
     public Socket Pipe { get; }
 
     /// <summary>
@@ -134,9 +151,13 @@ public sealed class Actor : IDisposable
 
     /// <summary>
     /// Stops the actor: sends <see cref="StopCommand"/> on the pipe, waits up to <see cref="StopTimeout"/> for the
-    /// handler to return, and closes the owner's end of the pipe. Calling it again does nothing.
+    /// handler to return, and closes the owner's end of the pipe. Any thread may call it; calling it again does nothing.
     /// </summary>
-    /// <exception cref="InvalidOperationException">Called from the handler's own thread (it would wait for itself).</exception>
+    /// <exception cref="InvalidOperationException">
+    /// Called from the handler's own thread (it would wait for itself); or another thread stayed inside a call on
+    /// <see cref="Pipe"/> (a receive waiting for a reply, say) for all of <see cref="StopTimeout"/>, so the stop command
+    /// could not be sent. Either way nothing changed: the actor runs on, and Dispose may be called again.
+    /// </exception>
     /// <exception cref="TimeoutException">
     /// The handler did not return within <see cref="StopTimeout"/>; it is left running on its background thread, and
     /// <see cref="Completion"/> completes when it does.
@@ -155,21 +176,10 @@ public sealed class Actor : IDisposable
             return;
         }
 
+        SendStopCommand();
         bool stopped;
         try
         {
-            if (IsRunning)
-            {
-                try
-                {
-                    Pipe.Send(StopCommand, SendFlags.DontWait);
-                }
-                catch (ContextTerminatedException)
-                {
-                    // The context was shut down: the handler's blocking calls end with the same exception.
-                }
-            }
-
             stopped = _thread.Join(_stopTimeout);
         }
         finally
@@ -184,7 +194,62 @@ public sealed class Actor : IDisposable
                 "it is left running on its background thread. A handler must read its pipe and return on the stop command.");
         }
 
+        _handlerPipe.Dispose();
         _failure?.Throw();
+    }
+
+    /// <summary>
+    /// Sends the stop command unless the handler has ended. While another thread is inside a call on the pipe, tries
+    /// again until <see cref="StopTimeout"/> has passed (an owner that polls or receives with a timeout leaves the pipe
+    /// free between calls); then undoes the Dispose and throws.
+    /// </summary>
+    private void SendStopCommand()
+    {
+        long start = Stopwatch.GetTimestamp();
+        var spinner = default(SpinWait);
+        while (true)
+        {
+            try
+            {
+                Pipe.Send(StopCommand, SendFlags.DontWait);
+                return;
+            }
+            catch (ContextTerminatedException)
+            {
+                // The context was shut down: the handler's blocking calls end with the same exception.
+                return;
+            }
+            catch (ObjectDisposedException)
+            {
+                throw; // the owner closed the pipe itself: nothing can reach the handler
+            }
+            catch (InvalidOperationException) when (_ended)
+            {
+                // The handler has ended (the pipe refuses sends): there is nobody to stop.
+                return;
+            }
+            catch (InvalidOperationException) when (_stopTimeout == Timeout.InfiniteTimeSpan || Stopwatch.GetElapsedTime(start) < _stopTimeout)
+            {
+                // Another thread is inside a call on the pipe: look again shortly, without burning a core meanwhile.
+                if (spinner.NextSpinWillYield)
+                {
+                    Thread.Sleep(1);
+                }
+                else
+                {
+                    spinner.SpinOnce();
+                }
+            }
+            catch (InvalidOperationException ex)
+            {
+                Volatile.Write(ref _disposed, 0);
+                throw new InvalidOperationException(
+                    $"The actor could not be stopped: for {_stopTimeout.TotalMilliseconds:0} ms (StopTimeout) another thread " +
+                    "stayed inside a call on its Pipe (a receive waiting for a reply, a poll), so the stop command could not " +
+                    "be sent. Nothing changed and the actor runs on: call Dispose once that call has returned, or from the " +
+                    "thread that uses the pipe.", ex);
+            }
+        }
     }
 
     private void RunHandler()
@@ -205,7 +270,17 @@ public sealed class Actor : IDisposable
         }
         finally
         {
-            _handlerPipe.Dispose();
+            _ended = true;
+            ExceptionDispatchInfo? failure = _failure;
+            Pipe.RefuseSends(() => new InvalidOperationException(
+                failure is null
+                    ? "The actor has stopped: its handler returned, and nothing reads the pipe any more. Check Actor.IsRunning or Actor.Completion before sending."
+                    : $"The actor has stopped: its handler threw {failure.SourceException.GetType().Name} (the inner exception; Actor.Completion faulted with it), and nothing reads the pipe any more.",
+                failure?.SourceException));
+            if (Volatile.Read(ref _disposed) != 0)
+            {
+                _handlerPipe.Dispose(); // else Dispose closes it
+            }
         }
 
         if (_failure is null)

@@ -1,3 +1,5 @@
+using System.Diagnostics;
+
 namespace Net.Zmq.Async;
 
 /// <summary>
@@ -167,6 +169,15 @@ internal abstract class SocketReactor
         try
         {
             return Dispatch(slot, runContinuationInline: true);
+        }
+#pragma warning disable CA1031 // See below: nothing a continuation throws may end the reactor thread.
+        catch (Exception ex)
+#pragma warning restore CA1031
+        {
+            // Only a continuation run here can throw (an async method's never does: a raw OnCompleted callback's can).
+            // The pump had finished; the reactor thread must go on serving every other socket of the process.
+            Trace.TraceError($"Net.Zmq reactor: a continuation of an awaited Net.Zmq operation threw on the reactor thread; the reactor goes on. {ex}");
+            return true;
         }
         finally
         {

@@ -23,31 +23,31 @@ internal static class ZmqMetrics
     private static readonly bool[] s_typeSeen = new bool[s_typeNames.Length];
     private static long s_openContexts;
 
-    private static readonly Counter<long> s_zapRequests = Meter.CreateCounter<long>(
-        "net.zmq.zap.requests", "{request}", "ZAP requests a ZapAuthenticator answered, by mechanism and result.");
+    private static readonly Counter<long>? s_zapRequests = Create(meter => meter.CreateCounter<long>(
+        "net.zmq.zap.requests", "{request}", "ZAP requests a ZapAuthenticator answered, by mechanism and result."));
 
-    private static readonly Counter<long> s_accepted = Meter.CreateCounter<long>(
-        "net.zmq.connections.accepted", "{connection}", "Connections a listening socket accepted, seen by a SocketMonitor.");
+    private static readonly Counter<long>? s_accepted = Create(meter => meter.CreateCounter<long>(
+        "net.zmq.connections.accepted", "{connection}", "Connections a listening socket accepted, seen by a SocketMonitor."));
 
-    private static readonly Counter<long> s_connected = Meter.CreateCounter<long>(
-        "net.zmq.connections.connected", "{connection}", "Connections a connecting socket established, seen by a SocketMonitor.");
+    private static readonly Counter<long>? s_connected = Create(meter => meter.CreateCounter<long>(
+        "net.zmq.connections.connected", "{connection}", "Connections a connecting socket established, seen by a SocketMonitor."));
 
-    private static readonly Counter<long> s_disconnected = Meter.CreateCounter<long>(
-        "net.zmq.connections.closed", "{connection}", "Connections that ended (libzmq's DISCONNECTED event), seen by a SocketMonitor.");
+    private static readonly Counter<long>? s_disconnected = Create(meter => meter.CreateCounter<long>(
+        "net.zmq.connections.closed", "{connection}", "Connections that ended (libzmq's DISCONNECTED event), seen by a SocketMonitor."));
 
-    private static readonly Counter<long> s_handshakesSucceeded = Meter.CreateCounter<long>(
-        "net.zmq.handshakes.succeeded", "{handshake}", "ZMTP handshakes that succeeded, seen by a SocketMonitor.");
+    private static readonly Counter<long>? s_handshakesSucceeded = Create(meter => meter.CreateCounter<long>(
+        "net.zmq.handshakes.succeeded", "{handshake}", "ZMTP handshakes that succeeded, seen by a SocketMonitor."));
 
-    private static readonly Counter<long> s_handshakesFailed = Meter.CreateCounter<long>(
-        "net.zmq.handshakes.failed", "{handshake}", "ZMTP handshakes that failed, by reason, seen by a SocketMonitor.");
+    private static readonly Counter<long>? s_handshakesFailed = Create(meter => meter.CreateCounter<long>(
+        "net.zmq.handshakes.failed", "{handshake}", "ZMTP handshakes that failed, by reason, seen by a SocketMonitor."));
 
     static ZmqMetrics()
     {
-        Meter.CreateObservableUpDownCounter(
+        Create(meter => meter.CreateObservableUpDownCounter(
             "net.zmq.context.count", static () => Volatile.Read(ref s_openContexts), "{context}",
-            "Contexts created and not yet terminated.");
-        Meter.CreateObservableUpDownCounter(
-            "net.zmq.socket.count", ObserveSockets, "{socket}", "Sockets open (created and not yet closed), by type.");
+            "Contexts created and not yet terminated."));
+        Create(meter => meter.CreateObservableUpDownCounter(
+            "net.zmq.socket.count", ObserveSockets, "{socket}", "Sockets open (created and not yet closed), by type."));
     }
 
     internal static void ContextOpened() => Interlocked.Increment(ref s_openContexts);
@@ -74,7 +74,7 @@ internal static class ZmqMetrics
     /// <summary>Counts one answered ZAP request; <paramref name="statusCode"/> is the reply's ("200", "400", "500").</summary>
     internal static void ZapAnswered(string mechanism, string statusCode)
     {
-        if (!s_zapRequests.Enabled)
+        if (s_zapRequests is not { Enabled: true } zapRequests)
         {
             return;
         }
@@ -93,7 +93,7 @@ internal static class ZmqMetrics
             "GSSAPI" => "gssapi",
             _ => "other",
         };
-        s_zapRequests.Add(1, new KeyValuePair<string, object?>("mechanism", mechanismTag), new KeyValuePair<string, object?>("result", result));
+        zapRequests.Add(1, new KeyValuePair<string, object?>("mechanism", mechanismTag), new KeyValuePair<string, object?>("result", result));
     }
 
     /// <summary>Counts an event a <see cref="SocketMonitor"/> read from a socket of <paramref name="type"/>.</summary>
@@ -127,6 +127,27 @@ internal static class ZmqMetrics
         else
         {
             counter.Add(1, typeTag);
+        }
+    }
+
+    /// <summary>
+    /// Creates an instrument; null when a MeterListener threw while it was published (its InstrumentPublished runs
+    /// inside the creation). That instrument is then left out, reported on Trace, rather than failing this type and,
+    /// with it, every context and socket.
+    /// </summary>
+    private static T? Create<T>(Func<Meter, T> create)
+        where T : Instrument
+    {
+        try
+        {
+            return create(Meter);
+        }
+#pragma warning disable CA1031 // A listener's exception must not make the library unusable.
+        catch (Exception ex)
+#pragma warning restore CA1031
+        {
+            Trace.TraceError($"Net.Zmq metrics: a MeterListener threw while an instrument of the Net.Zmq meter was published; it is left out. {ex}");
+            return null;
         }
     }
 

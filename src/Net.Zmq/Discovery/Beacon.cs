@@ -265,32 +265,34 @@ public sealed class Beacon : IDisposable
             while (true)
             {
                 int waitMs = timeoutMs < 0 ? -1 : Math.Max(0, timeoutMs - (int)Stopwatch.GetElapsedTime(start).TotalMilliseconds);
-                if (!_receiver.Poll(PollMicroseconds(waitMs), SelectMode.SelectRead))
+                if (_receiver.Poll(PollMicroseconds(waitMs), SelectMode.SelectRead))
                 {
-                    ObjectDisposedException.ThrowIf(_disposed, this);
-                    if (waitMs == 0 || (timeoutMs >= 0 && Stopwatch.GetElapsedTime(start).TotalMilliseconds >= timeoutMs))
+                    EndPoint from = s_anyEndPoint;
+                    int size = -1;
+                    try
                     {
-                        message = null;
-                        return false;
+                        size = _receiver.ReceiveFrom(_buffer, ref from);
+                    }
+                    catch (SocketException ex) when (IsDroppedDatagram(ex))
+                    {
                     }
 
-                    continue;
+                    if (size >= 0 && Accept(size, (IPEndPoint)from, out message))
+                    {
+                        return true;
+                    }
+                }
+                else
+                {
+                    ObjectDisposedException.ThrowIf(_disposed, this);
                 }
 
-                EndPoint from = s_anyEndPoint;
-                int size;
-                try
+                // Checked after every datagram the filter dropped too: under a stream of them the socket never stops
+                // being readable, and the deadline must still end the call.
+                if (waitMs == 0 || (timeoutMs >= 0 && Stopwatch.GetElapsedTime(start).TotalMilliseconds >= timeoutMs))
                 {
-                    size = _receiver.ReceiveFrom(_buffer, ref from);
-                }
-                catch (SocketException ex) when (IsDroppedDatagram(ex))
-                {
-                    continue;
-                }
-
-                if (Accept(size, (IPEndPoint)from, out message))
-                {
-                    return true;
+                    message = null;
+                    return false;
                 }
             }
         }
@@ -362,6 +364,9 @@ public sealed class Beacon : IDisposable
 
     /// <inheritdoc />
     public override string ToString() => $"beacon on UDP port {Port} to {BroadcastAddress}";
+
+    /// <summary>Whether <see cref="Dispose"/> was called (an <see cref="EventLoop"/> then stops watching it).</summary>
+    internal bool IsDisposed => _disposed;
 
     private void BeginReceive()
     {

@@ -11,7 +11,7 @@ namespace Net.Zmq;
 /// One thread that serves sockets, timers and queues (NetMQ's <c>NetMQPoller</c>, pyzmq's <c>IOLoop</c>): register a
 /// socket with a handler that runs when it is ready to receive (<see cref="Add(Socket, Action{Socket})"/>), timers
 /// (<see cref="AddTimer(TimeSpan, Action{EventLoopTimer})"/>, <see cref="AddOneShotTimer"/>) and queues other threads feed
-/// (<see cref="AddQueue{T}"/>), then <see cref="Run"/> or <see cref="RunAsync"/> until <see cref="Stop"/>. Every handler
+/// (<see cref="AddQueue{T}(Action{T})"/>), then <see cref="Run"/> or <see cref="RunAsync"/> until <see cref="Stop"/>. Every handler
 /// runs on the loop thread, one at a time, so handlers share state without locks. Nothing is allocated per event once
 /// the loop runs.
 /// </summary>
@@ -29,7 +29,7 @@ namespace Net.Zmq;
 /// See docs/event-loop.md.
 /// </para>
 /// </remarks>
-public sealed unsafe class EventLoop : IDisposable
+public sealed unsafe partial class EventLoop : IDisposable
 {
     /// <summary>How many queue items or posted callbacks one pass of the loop handles per queue before it polls again.</summary>
     private const int Budget = 256;
@@ -43,10 +43,10 @@ public sealed unsafe class EventLoop : IDisposable
     private readonly ConcurrentQueue<PostedWork> _posted = new();
 
     // Sockets removed by another thread while the loop runs; the loop gives back their hold between two polls.
-    private readonly ConcurrentQueue<SocketEntry> _releases = new();
+    private readonly ConcurrentQueue<Entry> _releases = new();
 
     // Guarded by Gate.
-    private readonly List<SocketEntry> _sockets = [];
+    private readonly List<Entry> _sockets = [];
     private readonly List<IEventLoopQueue> _queues = [];
     private int _socketsVersion;
     private int _queuesVersion;
@@ -54,7 +54,7 @@ public sealed unsafe class EventLoop : IDisposable
     private bool _disposeWhenStopped;
 
     // The loop thread's own: what it polls (item 0 is the waker, item i + 1 is _polled[i]) and which queues it drains.
-    private SocketEntry[] _polled = [];
+    private Entry[] _polled = [];
     private int _polledCount;
     private byte[] _items = [];
     private int _builtSocketsVersion = -1;
@@ -105,7 +105,7 @@ public sealed unsafe class EventLoop : IDisposable
     /// <summary>A scheduler that runs tasks on the loop thread, one at a time (<c>Task.Factory.StartNew(work, ..., loop.TaskScheduler)</c>).</summary>
     public TaskScheduler TaskScheduler => _taskScheduler;
 
-    /// <summary>The number of sockets registered.</summary>
+    /// <summary>The number of sockets registered: ZeroMQ sockets, and the .NET sockets, beacons and descriptors the loop watches.</summary>
     public int SocketCount
     {
         get
@@ -195,8 +195,9 @@ public sealed unsafe class EventLoop : IDisposable
                 ThrowHelper.ThrowInvalidOperation($"This {socket.Type} socket is not in this event loop.");
             }
 
-            _sockets[index].ReceiveReady = receiveReady;
-            _sockets[index].SendReady = sendReady;
+            var entry = (SocketEntry)_sockets[index];
+            entry.ReceiveReady = receiveReady;
+            entry.SendReady = sendReady;
             _socketsVersion++;
         }
 
@@ -213,10 +214,27 @@ public sealed unsafe class EventLoop : IDisposable
     public bool Remove(Socket socket)
     {
         ArgumentNullException.ThrowIfNull(socket);
-        SocketEntry entry;
+        return RemoveKey(socket);
+    }
+
+    /// <summary>Whether <paramref name="socket"/> is in the loop.</summary>
+    /// <exception cref="ArgumentNullException"><paramref name="socket"/> is null.</exception>
+    public bool Contains(Socket socket)
+    {
+        ArgumentNullException.ThrowIfNull(socket);
         lock (Gate)
         {
-            int index = IndexOf(socket);
+            return IndexOf(socket) >= 0;
+        }
+    }
+
+    /// <summary>Takes the entry of <paramref name="key"/> out of the loop, waiting for the loop to let go of it when it runs elsewhere.</summary>
+    private bool RemoveKey(object key)
+    {
+        Entry entry;
+        lock (Gate)
+        {
+            int index = IndexOf(key);
             if (index < 0)
             {
                 return false;
@@ -238,17 +256,6 @@ public sealed unsafe class EventLoop : IDisposable
         entry.Released.Wait();
         entry.Released.Dispose();
         return true;
-    }
-
-    /// <summary>Whether <paramref name="socket"/> is in the loop.</summary>
-    /// <exception cref="ArgumentNullException"><paramref name="socket"/> is null.</exception>
-    public bool Contains(Socket socket)
-    {
-        ArgumentNullException.ThrowIfNull(socket);
-        lock (Gate)
-        {
-            return IndexOf(socket) >= 0;
-        }
     }
 
     /// <summary>
@@ -275,10 +282,26 @@ public sealed unsafe class EventLoop : IDisposable
     /// </summary>
     /// <exception cref="ArgumentNullException"><paramref name="handler"/> is null.</exception>
     /// <exception cref="ObjectDisposedException">The loop was disposed.</exception>
-    public EventLoopQueue<T> AddQueue<T>(Action<T> handler)
+    public EventLoopQueue<T> AddQueue<T>(Action<T> handler) => AddQueueCore(handler, capacity: null);
+
+    /// <summary>
+    /// Creates a queue, as <see cref="AddQueue{T}(Action{T})"/> does, that holds at most <paramref name="capacity"/>
+    /// items waiting: when it is full, <see cref="EventLoopQueue{T}.TryEnqueue"/> returns false and
+    /// <see cref="EventLoopQueue{T}.EnqueueAsync"/> waits for room, so producers faster than the loop are held back.
+    /// </summary>
+    /// <exception cref="ArgumentNullException"><paramref name="handler"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="capacity"/> is not positive.</exception>
+    /// <exception cref="ObjectDisposedException">The loop was disposed.</exception>
+    public EventLoopQueue<T> AddQueue<T>(Action<T> handler, int capacity)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(capacity);
+        return AddQueueCore(handler, capacity);
+    }
+
+    private EventLoopQueue<T> AddQueueCore<T>(Action<T> handler, int? capacity)
     {
         ArgumentNullException.ThrowIfNull(handler);
-        var queue = new EventLoopQueue<T>(this, handler);
+        var queue = new EventLoopQueue<T>(this, handler, capacity);
         lock (Gate)
         {
             ThrowIfDisposed();
@@ -594,16 +617,7 @@ public sealed unsafe class EventLoop : IDisposable
                 continue;
             }
 
-            SocketEntry entry = _polled[i];
-            if ((events & (short)PollEvents.In) != 0 && entry.IsLive && entry.ReceiveReady is { } receiveReady)
-            {
-                receiveReady(entry.Socket);
-            }
-
-            if ((events & (short)PollEvents.Out) != 0 && entry.IsLive && !_stopRequested && entry.SendReady is { } sendReady)
-            {
-                sendReady(entry.Socket);
-            }
+            _polled[i].Dispatch(this, events);
         }
     }
 
@@ -695,20 +709,20 @@ public sealed unsafe class EventLoop : IDisposable
     /// <summary>Gives back the sockets other threads removed while the loop ran, and lets those threads return.</summary>
     private void ReleaseRemovedSockets()
     {
-        while (_releases.TryDequeue(out SocketEntry? entry))
+        while (_releases.TryDequeue(out Entry? entry))
         {
             entry.Release();
             entry.Released!.Set();
         }
     }
 
-    /// <summary>A socket disposed while registered leaves the loop before the next poll (polling it would fail).</summary>
+    /// <summary>A socket (or beacon) disposed while registered leaves the loop before the next poll (polling it would fail).</summary>
     private void DropDisposedSockets()
     {
         for (int i = 0; i < _polledCount; i++)
         {
-            SocketEntry entry = _polled[i];
-            if (!entry.Removed && entry.Socket.IsDisposed)
+            Entry entry = _polled[i];
+            if (!entry.Removed && entry.IsClosed)
             {
                 lock (Gate)
                 {
@@ -735,7 +749,7 @@ public sealed unsafe class EventLoop : IDisposable
             int count = _sockets.Count;
             if (_polled.Length < count)
             {
-                _polled = new SocketEntry[count * 2];
+                _polled = new Entry[count * 2];
             }
 
             if (_items.Length < (count + 1) * ZmqPollItems.Size)
@@ -749,8 +763,8 @@ public sealed unsafe class EventLoop : IDisposable
             WriteItem(0, 0, _waker.Descriptor, PollEvents.In);
             for (int i = 0; i < count; i++)
             {
-                SocketEntry entry = _polled[i];
-                WriteItem(i + 1, entry.Native, -1, entry.Events);
+                Entry entry = _polled[i];
+                WriteItem(i + 1, entry.Native, entry.Descriptor, entry.Events);
             }
 
             _builtSocketsVersion = _socketsVersion;
@@ -773,11 +787,11 @@ public sealed unsafe class EventLoop : IDisposable
         }
     }
 
-    private int IndexOf(Socket socket)
+    private int IndexOf(object key)
     {
         for (int i = 0; i < _sockets.Count; i++)
         {
-            if (ReferenceEquals(_sockets[i].Socket, socket))
+            if (_sockets[i].Key.Equals(key))
             {
                 return i;
             }
@@ -795,7 +809,7 @@ public sealed unsafe class EventLoop : IDisposable
 
     private void ReleaseAllLocked()
     {
-        foreach (SocketEntry entry in _sockets)
+        foreach (Entry entry in _sockets)
         {
             entry.Removed = true;
             entry.Release();
@@ -833,33 +847,73 @@ public sealed unsafe class EventLoop : IDisposable
 
     private readonly record struct PostedWork(SendOrPostCallback Callback, object? State);
 
+    /// <summary>What the loop polls: a ZeroMQ socket or an OS descriptor, the handlers to call, and its removal state.</summary>
+    private abstract class Entry(object key, nint native, nint descriptor)
+    {
+        /// <summary>What the entry is found by: the socket, beacon or .NET socket, or the boxed descriptor.</summary>
+        internal object Key { get; } = key;
+
+        /// <summary>The libzmq socket polled, or 0 for a descriptor.</summary>
+        internal nint Native { get; } = native;
+
+        /// <summary>The descriptor polled, or -1 for a libzmq socket.</summary>
+        internal nint Descriptor { get; } = descriptor;
+
+        /// <summary>Set (under the loop's lock) when the entry leaves the loop; its handlers are not called after.</summary>
+        internal volatile bool Removed;
+
+        /// <summary>Set by a thread that removed the entry while the loop ran, which waits until the loop released it.</summary>
+        internal ManualResetEventSlim? Released;
+
+        internal abstract PollEvents Events { get; }
+
+        /// <summary>Whether what it polls was closed while registered (the loop then drops it).</summary>
+        internal abstract bool IsClosed { get; }
+
+        /// <summary>Runs the handlers for <paramref name="events"/>, on the loop thread.</summary>
+        internal abstract void Dispatch(EventLoop loop, short events);
+
+        /// <summary>Gives back what the loop holds of it, once.</summary>
+        internal virtual void Release()
+        {
+        }
+    }
+
     /// <summary>A registered socket: its handlers and the hold the loop has on it.</summary>
     private sealed class SocketEntry(Socket socket, nint native, Action<Socket>? receiveReady, Action<Socket>? sendReady)
+        : Entry(socket, native, -1)
     {
         private bool _released;
 
         internal Socket Socket { get; } = socket;
 
-        internal nint Native { get; } = native;
-
         internal volatile Action<Socket>? ReceiveReady = receiveReady;
 
         internal volatile Action<Socket>? SendReady = sendReady;
 
-        /// <summary>Set (under the loop's lock) when the socket leaves the loop; its handlers are not called after.</summary>
-        internal volatile bool Removed;
-
-        /// <summary>Set by a thread that removed the socket while the loop ran, which waits until the loop released it.</summary>
-        internal ManualResetEventSlim? Released;
-
-        internal PollEvents Events =>
+        internal override PollEvents Events =>
             (ReceiveReady is null ? PollEvents.None : PollEvents.In) | (SendReady is null ? PollEvents.None : PollEvents.Out);
 
+        internal override bool IsClosed => Socket.IsDisposed;
+
         /// <summary>Whether its handlers may run: still registered and not disposed.</summary>
-        internal bool IsLive => !Removed && !Socket.IsDisposed;
+        private bool IsLive => !Removed && !Socket.IsDisposed;
+
+        internal override void Dispatch(EventLoop loop, short events)
+        {
+            if ((events & (short)PollEvents.In) != 0 && IsLive && ReceiveReady is { } receiveReady)
+            {
+                receiveReady(Socket);
+            }
+
+            if ((events & (short)PollEvents.Out) != 0 && IsLive && !loop._stopRequested && SendReady is { } sendReady)
+            {
+                sendReady(Socket);
+            }
+        }
 
         /// <summary>Gives back the hold taken when the socket was added, once.</summary>
-        internal void Release()
+        internal override void Release()
         {
             if (!_released)
             {

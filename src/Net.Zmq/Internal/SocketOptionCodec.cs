@@ -24,6 +24,12 @@ internal static unsafe class SocketOptionCodec
         switch (info.Kind)
         {
             case OptionKind.Int32 or OptionKind.Milliseconds:
+                if (option == SocketOption.HeartbeatTtl && value < 0)
+                {
+                    // libzmq divides by 100 before its range check, so -1 to -99 would be stored as 0.
+                    ThrowHelper.ThrowArgumentOutOfRange(nameof(value), value, "HeartbeatTtl takes 0 to 6,553,500 milliseconds; 0 lets the peer use its own HeartbeatTimeout.");
+                }
+
                 ThrowIfUseFdNotListening(option, value);
                 socket.Set(option, &value, sizeof(int));
                 break;
@@ -50,6 +56,11 @@ internal static unsafe class SocketOptionCodec
         else if (info.Kind != OptionKind.Int64)
         {
             ThrowWrongKind(option, info, "a long", nameof(value));
+        }
+        else if (value < -1)
+        {
+            // MaxMessageSize, the one long option: libzmq takes any negative as "no limit" and reads it back as given.
+            ThrowHelper.ThrowArgumentOutOfRange(nameof(value), value, $"{option} takes -1 (no limit) or a size in bytes (0 or more).");
         }
 
         socket.Set(option, &value, sizeof(long));
@@ -216,7 +227,7 @@ internal static unsafe class SocketOptionCodec
         int errorNumber = socket.TryGet(option, value, capacity, out int size);
         if (errorNumber != 0)
         {
-            ThrowFailed(option, errorNumber, $"Reading {option} from a {socket.Type} socket");
+            ThrowFailed(option, errorNumber, $"Reading {option} from a {socket.Type} socket", socket.Type);
         }
 
         return size;
@@ -224,9 +235,18 @@ internal static unsafe class SocketOptionCodec
 
     /// <summary>Throws for a failed zmq_setsockopt or zmq_getsockopt; a draft option the loaded libzmq lacks is a <see cref="NotSupportedException"/>.</summary>
     [DoesNotReturn]
-    internal static void ThrowFailed(SocketOption option, int errorNumber, string operation)
+    internal static void ThrowFailed(SocketOption option, int errorNumber, string operation, SocketType type)
     {
         ThrowIfUnavailable(option, errorNumber);
+        if (errorNumber == Errno.EINVAL && option is SocketOption.Subscribe or SocketOption.Unsubscribe
+            && type is not (SocketType.Sub or SocketType.XSub))
+        {
+            // libzmq answers a subscription on any other type with a bare "Invalid argument".
+            throw new ZmqException(errorNumber,
+                $"{operation} failed: {ThrowHelper.Describe(errorNumber)}. Only SUB and XSUB sockets subscribe; this is a {type} " +
+                "socket. Subscribe on the SUB that receives (a PUB sends to every subscriber; a DISH joins groups with Join).");
+        }
+
         ThrowHelper.ThrowZmq(errorNumber, operation);
     }
 

@@ -40,6 +40,60 @@ internal static class ThrowHelper
     internal static void ThrowTransferFailed(int errorNumber, SocketType type, Direction direction) =>
         throw CreateTransferException(errorNumber, type, direction);
 
+    /// <summary>
+    /// Throws for a Bind, Connect, Unbind or Disconnect libzmq refused; for EINVAL it says what is wrong with
+    /// <paramref name="endpoint"/> (libzmq only says "Invalid argument").
+    /// </summary>
+    [DoesNotReturn]
+    internal static void ThrowEndpointFailed(int errorNumber, string operation, string endpoint)
+    {
+        if (errorNumber == Errno.EINVAL && EndpointProblem(endpoint) is { } problem)
+        {
+            throw new ZmqException(errorNumber, $"{operation} failed: {Describe(errorNumber)}. {problem}");
+        }
+
+        ThrowZmq(errorNumber, operation);
+    }
+
+    /// <summary>What is wrong with an endpoint libzmq refused with EINVAL, when it can be told from its text.</summary>
+    private static string? EndpointProblem(string endpoint)
+    {
+        int separator = endpoint.IndexOf("://", StringComparison.Ordinal);
+        if (separator <= 0)
+        {
+            return "An endpoint is transport://address, for example tcp://127.0.0.1:5555, ipc:///tmp/feed or inproc://name.";
+        }
+
+        string transport = endpoint[..separator];
+        string address = endpoint[(separator + 3)..];
+        if (address.Length == 0)
+        {
+            return $"The endpoint has no address after {transport}://.";
+        }
+
+        if (transport is not ("tcp" or "ws" or "wss" or "udp"))
+        {
+            return null;
+        }
+
+        // The port follows the last colon, after an IPv6 address's closing bracket; a ws path follows the port.
+        int portStart = address.LastIndexOf(':') + 1;
+        if (portStart == 0 || portStart <= address.LastIndexOf(']'))
+        {
+            return $"A {transport} endpoint needs a port: {transport}://host:port, or {transport}://host:* to bind a free one (read it back from LastEndpoint).";
+        }
+
+        string port = address[portStart..];
+        int slash = port.IndexOf('/');
+        port = slash >= 0 ? port[..slash] : port;
+        if (port != "*" && !ushort.TryParse(port, out _))
+        {
+            return $"'{port}' is not a port: give a number up to 65535, or * to bind a free one.";
+        }
+
+        return null;
+    }
+
     [DoesNotReturn]
     internal static void ThrowObjectDisposed(object instance) => throw new ObjectDisposedException(instance.GetType().FullName);
 
@@ -82,40 +136,15 @@ internal static class ThrowHelper
         : $"A {type} socket sends single-part messages only: {refused}, and nothing was queued. Put the whole " +
           "payload in one frame.";
 
+    /// <summary>libzmq's text for <paramref name="errorNumber"/> with its name and number: "Invalid argument (EINVAL, errno 22)".</summary>
     internal static unsafe string Describe(int errorNumber)
     {
         byte* text = LibZmq.StrError(errorNumber);
         string description = text is null ? "unknown error" : Marshal.PtrToStringUTF8((nint)text) ?? "unknown error";
-        return $"{description} (errno {errorNumber})";
+        return ErrorNames.Name(errorNumber) is { } name
+            ? $"{description} ({name}, errno {errorNumber})"
+            : $"{description} (errno {errorNumber})";
     }
 
-    private static string Hint(int errorNumber)
-    {
-        if (errorNumber == Errno.EFSM)
-        {
-            return ". The socket's pattern forbids this operation now: a REQ socket must receive the reply before it sends again, a REP socket must reply before it receives again.";
-        }
-
-        if (errorNumber == Errno.ENOTSUP)
-        {
-            return ". This socket type does not support the operation (for example receiving on PUB or sending on SUB).";
-        }
-
-        if (errorNumber == Errno.EPROTONOSUPPORT)
-        {
-            return ". Use a transport this libzmq supports: tcp, ipc, inproc, pgm/epgm, tipc or vmci (see Context.Has).";
-        }
-
-        if (errorNumber == Errno.EHOSTUNREACH)
-        {
-            return ". No connected peer has that routing id (RouterMandatory is set).";
-        }
-
-        if (errorNumber == Errno.ETERM)
-        {
-            return ". The context was shut down or disposed; close the socket.";
-        }
-
-        return "";
-    }
+    private static string Hint(int errorNumber) => ErrorNames.Cause(errorNumber) is { Length: > 0 } cause ? ". " + cause : "";
 }

@@ -242,7 +242,17 @@ public sealed partial class SocketMonitor : IDisposable
     private SocketMonitorEvent ReadEvent()
     {
         SocketMonitorEvent monitorEvent = Parse(_frames);
-        ZmqMetrics.MonitorEventRead(monitorEvent.Event, _monitored.Type);
+        try
+        {
+            ZmqMetrics.MonitorEventRead(monitorEvent.Event, _monitored.Type);
+        }
+#pragma warning disable CA1031 // A MeterListener's exception must not cost the reader its event.
+        catch (Exception ex)
+#pragma warning restore CA1031
+        {
+            Trace.TraceError($"Net.Zmq SocketMonitor: a MeterListener of the Net.Zmq meter threw while the {monitorEvent.Event} event was counted; the event is delivered. {ex}");
+        }
+
         return monitorEvent;
     }
 
