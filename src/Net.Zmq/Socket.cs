@@ -15,34 +15,18 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
 {
     private const int Closed = -1;
 
-    // Compare-and-swap claims in a row by one thread before the socket is granted to it (see SocketBias).
-    private const int ClaimsBeforeBias = 16;
-
-    // Take-backs of a grant after which a socket, evidently handed between threads, is never granted again.
-    private const int MaxBiasRevocations = 8;
-
     private readonly SocketHandle _handle;
     private readonly nint _native;
 
     // Who is inside a call on this socket: 0 (nobody), the managed id of the calling thread, or Closed once the native
     // socket is closed. BeginClaimedCall's one compare-and-swap both claims the socket for its thread and keeps the
     // native socket open: Dispose closes it only when nobody is inside, or leaves that to the call in flight (EndCall).
-    // A thread the socket is granted to claims it through _bias instead. Draft sockets are thread-safe and never
+    // Draft sockets are thread-safe and never
     // claimed: each call leases the handle instead.
     private int _caller;
 
     // Calls the owning thread makes inside its own call (a nested BeginCall); only that thread touches it.
     private int _nestedCalls;
-
-    // The grant of the thread that made ClaimsBeforeBias compare-and-swap claims in a row, or null (see SocketBias).
-    // Given and taken back only under the compare-and-swap claim.
-    private SocketBias? _bias;
-
-    // The thread that made the last compare-and-swap claims, how many in a row, and how often a grant was taken back;
-    // touched only under the claim.
-    private int _lastCaller;
-    private int _claimsInARow;
-    private int _biasRevocations;
 
     // Set by Dispose before it tries to close; every call after it fails, even while a Poller, a proxy or the async
     // driver still holds a lease on the handle.
@@ -222,9 +206,9 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
 
         _disposed = true;
 
-        // EndCall clears _caller (or counts down its grant's calls) and then reads _disposed without a fence of its own;
+        // EndCall clears _caller and then reads _disposed without a fence of its own;
         // after this barrier either that call's exit is visible to CloseIfIdle here, or the exiting call sees _disposed
-        // and closes. A call through a grant counts itself before it reads _disposed, so the same holds for its start.
+        // and closes.
         // The async driver's creation, which checks _disposed after publishing, pairs with it the same way.
         Interlocked.MemoryBarrierProcessWide();
         CloseIfIdle();
@@ -252,67 +236,20 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal SocketCall BeginCall()
     {
-        // Read first and unconditionally, so that the JIT reads the thread-static once for the calls of a loop's body.
         int thread = CallingThread.Id;
-        if (Volatile.Read(ref _bias) is { } bias && bias.Thread == thread)
-        {
-            // Counted before Revoked and _disposed are read: a thread taking the socket back, or disposing it, reads
-            // Calls after a process-wide barrier.
-            bias.Calls++;
-            if (!bias.Revoked && !_disposed)
-            {
-                Volatile.Read(ref _async)?.EnterSync();
-                return new SocketCall(this, _native, bias);
-            }
-
-            bias.Calls--;
-        }
-
-        return BeginClaimedCall(thread);
-    }
-
-    /// <summary>
-    /// <see cref="BeginCall"/> for a thread the socket is not granted to: the compare-and-swap claim (a lease on draft
-    /// sockets). Kept out of line so that the granted path, inlined into every send and receive, stays small.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private SocketCall BeginClaimedCall(int thread)
-    {
         int caller = IsDraft ? thread : Interlocked.CompareExchange(ref _caller, thread, 0);
-        if (caller != 0 || _disposed || Volatile.Read(ref _bias) is not null)
+        if (caller != 0 || _disposed)
         {
             return BeginSharedNestedOrFailedCall(thread, caller);
         }
 
-        CountClaim(thread);
         Volatile.Read(ref _async)?.EnterSync();
-        return new SocketCall(this, _native, null);
+        return new SocketCall(this, _native);
     }
 
-    /// <summary>
-    /// Ends a call begun by <see cref="BeginCall"/> (claimed through <paramref name="bias"/>, or otherwise when null);
-    /// closes the native socket if it was disposed meanwhile.
-    /// </summary>
+    /// <summary>Ends a call begun by <see cref="BeginCall"/>; closes the native socket if it was disposed meanwhile.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal void EndCall(SocketBias? bias)
-    {
-        if (bias is null)
-        {
-            EndClaimedCall();
-            return;
-        }
-
-        Volatile.Read(ref _async)?.ExitSync();
-        bias.Calls--;
-        if (_disposed || _asyncJoining)
-        {
-            EndCallSlow();
-        }
-    }
-
-    /// <summary><see cref="EndCall"/> for a call begun by <see cref="BeginClaimedCall(int)"/>.</summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private void EndClaimedCall()
+    internal void EndCall()
     {
         Volatile.Read(ref _async)?.ExitSync();
         if (IsDraft)
@@ -344,50 +281,10 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     private bool NoCallInFlight(int thread)
     {
         int caller = Volatile.Read(ref _caller);
-        return (caller == 0 || caller == Closed || caller == thread)
-               && (Volatile.Read(ref _bias) is not { } bias || bias.Thread == thread || Volatile.Read(ref bias.Calls) == 0);
+        return caller == 0 || caller == Closed || caller == thread;
     }
 
-    /// <summary>
-    /// Counts a compare-and-swap claim by <paramref name="thread"/>, under that claim, and grants it the socket after
-    /// <see cref="ClaimsBeforeBias"/> in a row.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void CountClaim(int thread)
-    {
-        if (_lastCaller != thread)
-        {
-            _lastCaller = thread;
-            _claimsInARow = 1;
-        }
-        else if (++_claimsInARow == ClaimsBeforeBias && _biasRevocations < MaxBiasRevocations)
-        {
-            Volatile.Write(ref _bias, new SocketBias(thread));
-        }
-    }
-
-    /// <summary>
-    /// Takes the socket back from the thread <paramref name="bias"/> was granted to, under the compare-and-swap claim:
-    /// false, with the grant left standing, when that thread is inside a call through it.
-    /// </summary>
-    private bool TryRevoke(SocketBias bias)
-    {
-        bias.Revoked = true;
-        // After the barrier either Calls shows the owner's call, or the owner's read of Revoked sees it set.
-        Interlocked.MemoryBarrierProcessWide();
-        if (Volatile.Read(ref bias.Calls) != 0)
-        {
-            bias.Revoked = false;
-            return false;
-        }
-
-        _biasRevocations++;
-        Volatile.Write(ref _bias, null);
-        return true;
-    }
-
-    // As Dispose does, CreateAsyncDriver publishes then issues a process-wide barrier before reading _caller and the
-    // grant's calls, so the unfenced write-then-read of EndCall and GiveBackClaim cannot miss it: either it sees this
+    // As Dispose does, CreateAsyncDriver publishes then issues a process-wide barrier before reading _caller, so the unfenced write-then-read of EndCall and GiveBackClaim cannot miss it: either it sees this
     // call has ended, or this call sees its flag.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void EndCallSlow()
@@ -422,25 +319,8 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
                 GiveBackClaim();
                 ThrowHelper.ThrowObjectDisposed(this);
             }
-
-            // Claimed while the socket is granted to a thread: take it back, unless that thread is inside a call.
-            SocketBias bias = Volatile.Read(ref _bias)!;
-            if (bias.Thread == thread)
-            {
-                // This thread's own grant, which a thread that failed to take it back marked for a moment.
-                GiveBackClaim();
-                return BeginCall();
-            }
-
-            if (!TryRevoke(bias))
-            {
-                GiveBackClaim();
-                ThrowHelper.ThrowConcurrentUse(this, bias.Thread);
-            }
-
-            CountClaim(thread);
             Volatile.Read(ref _async)?.EnterSync();
-            return new SocketCall(this, _native, null);
+            return new SocketCall(this, _native);
         }
 
         if (_disposed || caller == Closed)
@@ -450,7 +330,7 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
 
         if (IsDraft)
         {
-            return new SocketCall(this, _handle.Lease(this), null);
+            return new SocketCall(this, _handle.Lease(this));
         }
 
         if (caller != thread)
@@ -460,13 +340,13 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
 
         _nestedCalls++;
         Volatile.Read(ref _async)?.EnterSync();
-        return new SocketCall(this, _native, null);
+        return new SocketCall(this, _native);
     }
 
     /// <summary>Closes the native socket unless a call is in flight, in which case that call's EndCall does. Once only.</summary>
     private void CloseIfIdle()
     {
-        if (Volatile.Read(ref _bias) is { Calls: not 0 } || Interlocked.CompareExchange(ref _caller, Closed, 0) != 0)
+        if (Interlocked.CompareExchange(ref _caller, Closed, 0) != 0)
         {
             return;
         }

@@ -14,16 +14,13 @@ namespace Net.Zmq.Internal;
 internal readonly ref struct SocketCall
 {
     private readonly Socket _socket;
-    private readonly SocketBias? _bias;
 
     /// <param name="socket">The socket called.</param>
     /// <param name="native">Its native socket.</param>
-    /// <param name="bias">The grant the call was claimed through, or null when it was claimed otherwise.</param>
-    internal SocketCall(Socket socket, nint native, SocketBias? bias)
+    internal SocketCall(Socket socket, nint native)
     {
         _socket = socket;
         Native = native;
-        _bias = bias;
     }
 
     /// <summary>The native socket, valid until <see cref="Dispose"/>.</summary>
@@ -31,5 +28,5 @@ internal readonly ref struct SocketCall
 
     /// <summary>Ends the call.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void Dispose() => _socket.EndCall(_bias);
+    public void Dispose() => _socket.EndCall();
 }
