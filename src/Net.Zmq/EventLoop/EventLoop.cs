@@ -57,6 +57,7 @@ public sealed unsafe class EventLoop : IDisposable
     private SocketEntry[] _polled = [];
     private int _polledCount;
     private byte[] _items = [];
+    private bool[] _claimed = [];
     private int _builtSocketsVersion = -1;
     private IEventLoopQueue[] _drained = [];
     private int _drainedCount;
@@ -171,7 +172,7 @@ public sealed unsafe class EventLoop : IDisposable
                 ThrowHelper.ThrowInvalidOperation($"This {socket.Type} socket is already in this event loop; use Update to change its handlers.");
             }
 
-            nint native = socket.HoldForPolling("an EventLoop"); // given back when it leaves the loop
+            nint native = socket.Gate.Hold("an EventLoop"); // given back when it leaves the loop
             _sockets.Add(new SocketEntry(socket, native, receiveReady, sendReady));
             _socketsVersion++;
         }
@@ -561,25 +562,50 @@ public sealed unsafe class EventLoop : IDisposable
         }
     }
 
+    /// <summary>
+    /// Polls the waker and the sockets. zmq_poll calls into every socket it polls, so the poll is a call on each, made
+    /// under each one's claim (a call from another thread meanwhile is refused). A socket another thread is inside a
+    /// call on is left out of this poll, which then looks again within a millisecond: the loop never fails for it.
+    /// </summary>
     private int Poll(int timeoutMilliseconds)
     {
-        while (true)
+        int looked = 0;
+        try
         {
+            for (; looked < _polledCount; looked++)
+            {
+                _claimed[looked] = _polled[looked].Socket.Gate.TryBeginHeldCall(out int otherThread);
+                if (otherThread != 0)
+                {
+                    WriteItem(looked + 1, 0, -1, PollEvents.None);
+                    timeoutMilliseconds = timeoutMilliseconds < 0 ? 1 : Math.Min(timeoutMilliseconds, 1);
+                    _builtSocketsVersion = -1; // written back on the next pass
+                }
+            }
+
             int ready;
+            int errorNumber;
             fixed (byte* items = _items)
             {
-                ready = LibZmq.Poll(items, _polledCount + 1, new CLong(timeoutMilliseconds));
+                ready = ZmqPoll.Wait(items, _polledCount + 1, timeoutMilliseconds, out errorNumber);
             }
 
-            if (ready >= 0)
-            {
-                return ready;
-            }
-
-            int errorNumber = LibZmq.Errno();
-            if (ErrnoPolicy.Classify(errorNumber, dontWait: false) != AfterFailure.Retry)
+            if (ready < 0)
             {
                 ThrowHelper.ThrowZmq(errorNumber, "Polling in an EventLoop");
+            }
+
+            return ready;
+        }
+        finally
+        {
+            for (int i = 0; i < looked; i++)
+            {
+                if (_claimed[i])
+                {
+                    _claimed[i] = false;
+                    _polled[i].Socket.Gate.EndCall();
+                }
             }
         }
     }
@@ -736,6 +762,7 @@ public sealed unsafe class EventLoop : IDisposable
             if (_polled.Length < count)
             {
                 _polled = new SocketEntry[count * 2];
+                _claimed = new bool[_polled.Length];
             }
 
             if (_items.Length < (count + 1) * ZmqPollItems.Size)
@@ -864,7 +891,7 @@ public sealed unsafe class EventLoop : IDisposable
             if (!_released)
             {
                 _released = true;
-                Socket.ReleaseHold();
+                Socket.Gate.ReleaseHold();
             }
         }
     }
