@@ -35,11 +35,11 @@ namespace Net.Zmq.Internal;
 /// </code>
 /// <para>Draft sockets (<see cref="SocketType.Server"/> and after) are thread-safe in libzmq: they are never claimed
 /// (<c>_claim</c> stays Idle until closed); each call leases the handle instead, and they never get a driver.</para>
-/// <para><b>Work at the end of a call</b> (<c>_exitWork</c>): a party that needs the socket idle — <see cref="Dispose"/>
+/// <para><b>Work at the end of a call</b> (<c>_attention</c>): a party that needs the socket idle — <see cref="Dispose"/>
 /// (<c>CloseRequested</c>) and the driver's start (<c>AwaitingHandOver</c>: a call begun before the driver existed did
 /// not enter its gate, so the driver keeps off libzmq until that call ended) — sets its flag, then tries to take the
 /// claim itself. If a call is in flight, it issues a process-wide barrier and tries once more: a call's end writes the
-/// claim back and then reads <c>_exitWork</c> without a fence of its own, and after the barrier either that write is
+/// claim back and then reads <c>_attention</c> without a fence of its own, and after the barrier either that write is
 /// visible here, or that read sees the flag. Whoever finds a flag set and the claim Idle takes the claim and does the
 /// work (<see cref="RunExitWork"/>). So the flags cost a claimed call one read at its end, and the barrier is paid only
 /// when a call was in flight.</para>
@@ -61,9 +61,10 @@ internal sealed class SocketGate : IDisposable
     private const int Idle = 0;
     private const int Closed = -1;
 
-    // _exitWork flags.
+    // _attention flags.
     private const int CloseRequested = 1;
     private const int AwaitingHandOver = 2;
+    private const int Held = 4;
 
     private readonly SocketHandle _handle;
     private readonly nint _native;
@@ -77,9 +78,13 @@ internal sealed class SocketGate : IDisposable
     // Calls the claiming thread makes inside its own call; touched only by that thread, under the claim.
     private int _nested;
 
-    // CloseRequested | AwaitingHandOver: work for whoever next finds the claim Idle. Set with Interlocked; cleared
-    // (AwaitingHandOver) only under the claim.
-    private int _exitWork;
+    // What takes a call off the fast path, set and cleared with Interlocked: CloseRequested and AwaitingHandOver (work
+    // for whoever next finds the claim Idle; AwaitingHandOver is cleared only under the claim) and Held (_heldBy is set).
+    private int _attention;
+
+    // The thread that last polled the socket for a holder (see TryBeginHeldCall), or 0; written under the claim, and
+    // cleared under _lock when the last hold ends. While set, a call from any other thread is refused.
+    private int _heldBy;
 
     // Poller entries, EventLoop entries and running proxies holding the socket; under _lock.
     private int _holders;
@@ -99,7 +104,7 @@ internal sealed class SocketGate : IDisposable
     }
 
     /// <summary>Whether <see cref="Dispose"/> was called.</summary>
-    internal bool IsDisposed => (Volatile.Read(ref _exitWork) & CloseRequested) != 0;
+    internal bool IsDisposed => (Volatile.Read(ref _attention) & CloseRequested) != 0;
 
     /// <summary>The async driver, or null until the first asynchronous call.</summary>
     internal SocketAsyncDriver? Driver => Volatile.Read(ref _driver);
@@ -115,7 +120,7 @@ internal sealed class SocketGate : IDisposable
     {
         int thread = CallingThread.Id;
         int owner = _threadSafe ? thread : Interlocked.CompareExchange(ref _claim, thread, Idle);
-        if (owner != Idle || Volatile.Read(ref _exitWork) != 0)
+        if (owner != Idle || Volatile.Read(ref _attention) != 0)
         {
             return BeginContendedCall(thread, owner);
         }
@@ -138,7 +143,7 @@ internal sealed class SocketGate : IDisposable
 
         Debug.Assert(Volatile.Read(ref _claim) == CallingThread.Id, "only the claiming thread ends its call");
         Volatile.Write(ref _claim, Idle);
-        if (Volatile.Read(ref _exitWork) != 0)
+        if (Volatile.Read(ref _attention) != 0)
         {
             RunExitWork();
         }
@@ -162,25 +167,31 @@ internal sealed class SocketGate : IDisposable
         }
 
         int thread = CallingThread.Id;
-        int owner = Interlocked.CompareExchange(ref _claim, thread, Idle);
-        if (owner == Idle)
-        {
-            Debug.Assert(_nested == 0, "a fresh claim has no nested calls");
-            return true;
-        }
-
+        int owner = Claim(thread);
         if (owner == Closed)
         {
             return false;
         }
 
-        if (owner != thread)
+        if (owner != Idle && owner != thread)
         {
             otherThread = owner;
             return false;
         }
 
-        _nested++;
+        if (owner == thread)
+        {
+            _nested++;
+        }
+
+        Debug.Assert(Volatile.Read(ref _claim) == thread, "polled under this thread's claim");
+        if (Volatile.Read(ref _heldBy) != thread)
+        {
+            // This thread polls the socket now (a poller handed to another thread takes it over with it).
+            Volatile.Write(ref _heldBy, thread);
+            Interlocked.Or(ref _attention, Held);
+        }
+
         return true;
     }
 
@@ -205,7 +216,7 @@ internal sealed class SocketGate : IDisposable
     /// <summary>Closes the native socket now, or leaves it to the call in flight. Once only; never blocks.</summary>
     public void Dispose()
     {
-        if ((Interlocked.Or(ref _exitWork, CloseRequested) & CloseRequested) != 0)
+        if ((Interlocked.Or(ref _attention, CloseRequested) & CloseRequested) != 0)
         {
             return;
         }
@@ -249,6 +260,11 @@ internal sealed class SocketGate : IDisposable
         {
             _holders--;
             Debug.Assert(_holders >= 0, "a hold given back twice");
+            if (_holders == 0)
+            {
+                Volatile.Write(ref _heldBy, 0);
+                Interlocked.And(ref _attention, ~Held);
+            }
         }
 
         _handle.EndLease();
@@ -283,7 +299,7 @@ internal sealed class SocketGate : IDisposable
 
             // Published before the flag: a call that sees the flag sees the driver, and enters its gate.
             Volatile.Write(ref _driver, driver);
-            Interlocked.Or(ref _exitWork, AwaitingHandOver);
+            Interlocked.Or(ref _attention, AwaitingHandOver);
             if (TryClaimIdle(CallingThread.Id))
             {
                 // No call in flight: hand over now (and close, if a Dispose came meanwhile).
@@ -314,12 +330,19 @@ internal sealed class SocketGate : IDisposable
         {
             // Claimed, with work waiting.
             Debug.Assert(Volatile.Read(ref _claim) == thread, "the claim just taken");
-            int work = Volatile.Read(ref _exitWork);
+            int work = Volatile.Read(ref _attention);
             if ((work & CloseRequested) != 0)
             {
                 // Disposed: give the claim back; if this was the call Dispose left the close to, close now.
                 EndCall();
                 ThrowHelper.ThrowObjectDisposed(typeof(Socket));
+            }
+
+            if ((work & Held) != 0 && Volatile.Read(ref _heldBy) is var holder && holder != thread && holder != 0)
+            {
+                // A holder polls the socket on another thread: the socket is that thread's while held.
+                EndCall();
+                ThrowHelper.ThrowHeldElsewhere(_type, holder);
             }
 
             if ((work & AwaitingHandOver) != 0)
@@ -344,6 +367,12 @@ internal sealed class SocketGate : IDisposable
 
         if (owner != thread)
         {
+            if (IsHeldBy(thread))
+            {
+                // The claim is another thread's on its way to being refused (see Claim).
+                return BeginContendedCall(thread, Claim(thread));
+            }
+
             ThrowHelper.ThrowConcurrentUse(_type, owner);
         }
 
@@ -351,6 +380,26 @@ internal sealed class SocketGate : IDisposable
         Volatile.Read(ref _driver)?.EnterSync();
         return new SocketCall(this, _native);
     }
+
+    /// <summary>
+    /// The compare-and-swap claim for <paramref name="thread"/>: the previous owner (Idle when taken). On a socket held
+    /// for this thread, another thread's claim is only that thread on its way to being refused (it never reaches
+    /// libzmq), so this waits it out instead of failing the holder's thread.
+    /// </summary>
+    private int Claim(int thread)
+    {
+        int owner = Interlocked.CompareExchange(ref _claim, thread, Idle);
+        SpinWait spin = default;
+        while (owner != Idle && owner != Closed && owner != thread && IsHeldBy(thread))
+        {
+            spin.SpinOnce();
+            owner = Interlocked.CompareExchange(ref _claim, thread, Idle);
+        }
+
+        return owner;
+    }
+
+    private bool IsHeldBy(int thread) => (Volatile.Read(ref _attention) & Held) != 0 && Volatile.Read(ref _heldBy) == thread;
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void EndNestedOrSharedCall()
@@ -373,7 +422,7 @@ internal sealed class SocketGate : IDisposable
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void RunExitWork()
     {
-        int work = Volatile.Read(ref _exitWork);
+        int work = Volatile.Read(ref _attention);
         if ((work & CloseRequested) != 0)
         {
             if (Interlocked.CompareExchange(ref _claim, Closed, Idle) == Idle)
@@ -393,7 +442,7 @@ internal sealed class SocketGate : IDisposable
         HandOver();
         Debug.Assert(Volatile.Read(ref _claim) == CallingThread.Id, "handed over under this thread's claim");
         Volatile.Write(ref _claim, Idle);
-        if (Volatile.Read(ref _exitWork) != 0)
+        if (Volatile.Read(ref _attention) != 0)
         {
             RunExitWork(); // a Dispose that met this claim
         }
@@ -403,13 +452,13 @@ internal sealed class SocketGate : IDisposable
     private void HandOver()
     {
         Debug.Assert(Volatile.Read(ref _claim) == CallingThread.Id, "handed over only under the claim");
-        Interlocked.And(ref _exitWork, ~AwaitingHandOver);
+        Interlocked.And(ref _attention, ~AwaitingHandOver);
         Volatile.Read(ref _driver)!.HandOver();
     }
 
     /// <summary>
     /// Takes the claim as <paramref name="value"/> if no call is in flight, for <see cref="Dispose"/> and the driver's
-    /// start, which set their <c>_exitWork</c> flag first: false when a call is in flight, whose end then does the work.
+    /// start, which set their <c>_attention</c> flag first: false when a call is in flight, whose end then does the work.
     /// </summary>
     private bool TryClaimIdle(int value)
     {

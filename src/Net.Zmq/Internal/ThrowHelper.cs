@@ -52,6 +52,13 @@ internal static class ThrowHelper
             "thread-safe draft socket (Server/Client, Radio/Dish, Scatter/Gather, Peer, Channel).");
 
     [DoesNotReturn]
+    internal static void ThrowHeldElsewhere(SocketType type, int pollingThread) =>
+        throw new InvalidOperationException(
+            $"The {type} socket is held by a Poller, an EventLoop or a Proxy that polls it on thread {pollingThread}, and " +
+            $"thread {Environment.CurrentManagedThreadId} called it. A held socket belongs to the thread that polls it: call " +
+            "it there (after Poll returns, or in the EventLoop's handlers), or remove it from the Poller or the EventLoop first.");
+
+    [DoesNotReturn]
     internal static void ThrowArgument(string message, string paramName) => throw new ArgumentException(message, paramName);
 
     [DoesNotReturn]
