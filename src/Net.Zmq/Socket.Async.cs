@@ -296,7 +296,7 @@ public sealed partial class Socket
     /// <summary>Checks a multipart message to send (frames, single-part on draft sockets) before the driver is created for it.</summary>
     private SocketAsyncDriver AsyncDriverForSending(MultipartMessage message)
     {
-        ValidateMultipart(message);
+        ValidateFrames(message, SendFlags.None);
         return AsyncDriver();
     }
 

@@ -184,12 +184,6 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     /// <summary>The socket's gate: its claim, holds and async driver (see <see cref="SocketGate"/>).</summary>
     internal SocketGate Gate => _gate;
 
-    /// <summary>Begins a call on the native socket (see <see cref="SocketGate.BeginCall"/>).</summary>
-    /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
-    /// <exception cref="InvalidOperationException">Another thread is inside a call on it (thread-safe draft sockets excepted).</exception>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal SocketCall BeginCall() => _gate.BeginCall();
-
     private static bool IsDraftType(SocketType type) => type >= SocketType.Server;
 
     private enum EndpointAction { Bind, Connect, Unbind, Disconnect }

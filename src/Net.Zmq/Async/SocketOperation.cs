@@ -53,7 +53,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     private int _flags;
     private int _generation;
 
-    // Whether this operation holds its Message or MultipartMessage claimed (TryEnterAsyncCall): during each libzmq
+    // Whether this operation holds its Message or MultipartMessage claimed (TryEnterCall): during each libzmq
     // call, and for a multipart message from its first frame until it completes.
     private bool _argumentsClaimed;
 
@@ -328,9 +328,9 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
         switch (_kind)
         {
             case OperationKind.ReceiveMessage or OperationKind.SendMessage:
-                return _argumentsClaimed = _message!.TryEnterAsyncCall();
+                return _argumentsClaimed = _message!.TryEnterCall();
             case OperationKind.ReceiveMultipart or OperationKind.SendMultipart:
-                return _argumentsClaimed = _multipart!.TryEnterAsyncCall(_generation);
+                return _argumentsClaimed = _multipart!.TryEnterCall(_generation);
             default:
                 return true; // a buffer: the caller keeps it untouched until the operation completes
         }
@@ -346,11 +346,11 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
         _argumentsClaimed = false;
         if (_multipart is { } multipart)
         {
-            multipart.ExitAsyncCall();
+            multipart.ExitCall();
         }
         else
         {
-            _message?.ExitAsyncCall();
+            _message?.ExitCall();
         }
     }
 

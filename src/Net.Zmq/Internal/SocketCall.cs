@@ -11,6 +11,7 @@ namespace Net.Zmq.Internal;
 internal readonly ref struct SocketCall
 {
     private readonly SocketGate _gate;
+    private readonly Message? _message;
 
     /// <param name="gate">The socket's gate.</param>
     /// <param name="native">Its native socket.</param>
@@ -20,10 +21,24 @@ internal readonly ref struct SocketCall
         Native = native;
     }
 
+    private SocketCall(SocketGate gate, nint native, Message message)
+    {
+        _gate = gate;
+        Native = native;
+        _message = message;
+    }
+
     /// <summary>The native socket, valid until <see cref="Dispose"/>.</summary>
     internal nint Native { get; }
 
-    /// <summary>Ends the call.</summary>
+    /// <summary>This call, also holding <paramref name="message"/>, which the caller claimed (<see cref="Message.TryEnterCall"/>), until it ends.</summary>
+    internal SocketCall Holding(Message message) => new(_gate, Native, message);
+
+    /// <summary>Ends the call (and gives back the message it holds, if any).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void Dispose() => _gate.EndCall();
+    public void Dispose()
+    {
+        _message?.ExitCall();
+        _gate.EndCall();
+    }
 }
