@@ -373,6 +373,11 @@ internal sealed class SocketGate : IDisposable
                 return BeginContendedCall(thread, Claim(thread));
             }
 
+            if (IsHeldBy(owner))
+            {
+                ThrowHelper.ThrowHeldElsewhere(_type, owner); // the holder's thread is polling it
+            }
+
             ThrowHelper.ThrowConcurrentUse(_type, owner);
         }
 
