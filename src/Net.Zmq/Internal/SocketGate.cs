@@ -52,9 +52,22 @@ namespace Net.Zmq.Internal;
 /// since between <see cref="BeginCall"/> and the end they run only the libzmq call, which cannot throw, and their one
 /// failure method (<c>Socket.EndCallAfterFailure</c>) ends the call before it returns false or throws. Anything else uses
 /// <c>using SocketCall call = ...</c>.</para>
-/// <para>What the claim costs was measured against the per-thread grant it replaced (a thread that made 16 claims in a
-/// row was granted the socket and claimed it with plain writes) and against no check at all (bare P/Invoke):
-/// see <c>ClaimMeasurement</c> below.</para>
+/// <para><b>Why a plain compare-and-swap, and no per-thread grant.</b> The claim used to be granted to a thread after 16
+/// claims in a row, which then entered and left with plain writes (another thread took the grant back with a
+/// process-wide barrier). Measured as two builds of the library run alternately, 10 processes each, dynamic PGO on (the
+/// .NET default) and off (<c>DOTNET_TieredPGO=0</c>), on a 2-core machine shared with other work:
+/// <c>benchmarks/compare-builds.sh 65cf875 5a8b5cd 10</c> (65cf875: the grant; 5a8b5cd: this claim, nothing else changed).
+/// Medians, with the lowest and highest process in brackets:</para>
+/// <code>
+///                                                        PGO on                          PGO off
+///                                              grant          claim            grant          claim
+///   inproc Send+Recv(span), ns beyond bare      19.6 (5-41)    11.2 (6-20)      24.0 (11-33)   23.5 (11-40)
+///   blocking DEALER-ROUTER round trip, p50 µs   28.1 (21-31)   25.1 (19-32)     29.3 (24-83)   28.3 (20-78)
+///   64 B ROUTER span loop, 1000 msg/s           282 (126-652)  252 (131-689)    358 (223-906)  305 (203-832)
+/// </code>
+/// <para>"Beyond bare" is the same process's bare P/Invoke send + receive subtracted round by round (about 200 ns
+/// here; no check at all is that floor). With PGO on the grant does not win on the per-call row or the round trip, and
+/// the throughput row's spread (5x between processes) hides any difference; so the simple claim stays.</para>
 /// </remarks>
 internal sealed class SocketGate : IDisposable
 {
