@@ -11,10 +11,10 @@ namespace Net.Zmq;
 /// Not thread-safe: use a poller from one thread.
 /// </summary>
 /// <remarks>
-/// A <see cref="Poll(int)"/> is a call on every socket the poller holds, as a <c>Recv</c> is: while it waits, another
-/// thread's call on one of those sockets throws <see cref="InvalidOperationException"/>, and a Poll that finds another
-/// thread inside a call on one of them throws it too. Use a polled socket from the polling thread (receive on it after
-/// Poll returns), or remove it first.
+/// A <see cref="Poll(int)"/> is a call on every socket the poller holds, as a <c>Recv</c> is, and once polled a socket
+/// belongs to the polling thread until it is removed: another thread's call on it throws
+/// <see cref="InvalidOperationException"/>, and a Poll that finds another thread inside a call on one of them throws it
+/// too. Use a polled socket from the polling thread (receive on it after Poll returns), or remove it first.
 /// </remarks>
 public sealed unsafe class Poller : IDisposable
 {
