@@ -152,7 +152,7 @@ public sealed unsafe class EventLoop : IDisposable
     /// <para>Most sockets can send almost always: give <paramref name="sendReady"/> only while there is something to send
     /// (<see cref="Update"/> sets and clears it), or the loop calls it on every pass.</para>
     /// <para>Once the loop polls it, the socket belongs to the loop's thread until it leaves the loop: call it from the
-    /// handlers (or post the work with <see cref="Post"/>); a call from another thread throws
+    /// handlers (or post the work with <see cref="Post(Action)"/>); a call from another thread throws
     /// <see cref="InvalidOperationException"/>. A socket another thread is inside a call on is left out of the loop's
     /// polls until that call returns.</para>
     /// </remarks>
