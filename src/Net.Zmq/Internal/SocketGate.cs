@@ -28,7 +28,11 @@ namespace Net.Zmq.Internal;
 ///   plain    _holders 0, no driver   nothing                                    the claim alone orders all calls
 ///   held     _holders > 0            Poller.Poll / EventLoop's poll / a         the holder leases the handle and makes
 ///                                    running Proxy: each takes the claim for    its libzmq call inside the claim
-///                                    its zmq_poll / zmq_proxy (BeginHeldCall)   (TryBeginHeldCall); never with a driver
+///                                    its zmq_poll / zmq_proxy (BeginHeldCall)   (TryBeginHeldCall); never with a driver;
+///                                                                               once polled, _heldBy names the polling
+///                                                                               thread (flag Held): another thread's
+///                                                                               call is refused, and the polling thread
+///                                                                               waits out such a refused claim (Claim)
 ///   async    _driver set             the reactor's pump and an async call's     every libzmq call runs inside the
 ///                                    first attempt, inside the driver's gate    driver's gate (claimed calls enter it
 ///                                    (a Monitor), without the claim             too: EnterSync); never held
@@ -42,16 +46,17 @@ namespace Net.Zmq.Internal;
 /// claim back and then reads <c>_attention</c> without a fence of its own, and after the barrier either that write is
 /// visible here, or that read sees the flag. Whoever finds a flag set and the claim Idle takes the claim and does the
 /// work (<see cref="RunExitWork"/>). So the flags cost a claimed call one read at its end, and the barrier is paid only
-/// when a call was in flight.</para>
+/// when a call was in flight. Any flag (Held too) sends a call's begin to the slow path, <see cref="BeginContendedCall"/>.</para>
 /// <para><b>Who closes the native socket</b> (<c>zmq_close</c> through <see cref="SocketHandle"/>), once: the disposer,
 /// when it takes the claim as Closed; otherwise the call in flight, at its end; and <c>zmq_close</c> itself waits for
 /// the last lease (a Poller entry, an EventLoop entry, a Proxy run, the driver's pump, a draft socket's call), so the last
 /// lease holder may be the one that closes it. A disposed socket's word stays Closed: a holder can still poll it safely
 /// (nobody else can call it), and drops it.</para>
-/// <para><b>Callers that skip <c>finally</c></b>: the single-frame send and receive paths end their call without one,
-/// since between <see cref="BeginCall"/> and the end they run only the libzmq call, which cannot throw, and their one
-/// failure method (<c>Socket.EndCallAfterFailure</c>) ends the call before it returns false or throws. Anything else uses
-/// <c>using SocketCall call = ...</c>.</para>
+/// <para><b>Callers that skip <c>finally</c></b>: the send and receive paths of <c>Socket.Call.cs</c> end their call
+/// without one, since between <see cref="BeginCall"/> and the end they run only libzmq calls, which cannot throw, and
+/// their one failure method (<c>Socket.RetryOrEndCall</c>) ends the call before it returns false or throws. A frame path
+/// whose frames come from a caller's list (which may throw) ends the call in a <c>catch</c> that leaves out what
+/// RetryOrEndCall already ended. Anything else uses <c>using SocketCall call = ...</c>.</para>
 /// <para><b>Why a plain compare-and-swap, and no per-thread grant.</b> The claim used to be granted to a thread after 16
 /// claims in a row, which then entered and left with plain writes (another thread took the grant back with a
 /// process-wide barrier). Measured as two builds of the library run alternately, 10 processes each, dynamic PGO on (the
