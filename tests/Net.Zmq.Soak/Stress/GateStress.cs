@@ -91,13 +91,13 @@ internal static class GateStress
         string endpoint = $"inproc://gate-stress-{seed}";
         socket.Bind(endpoint);
         peer.Connect(endpoint);
-        for (int i = 0; i < 8; i++)
+        for (int i = 0; i < 64; i++)
         {
-            peer.Send("x"u8);
+            peer.Send("x"u8, SendFlags.DontWait); // frames waiting, so that receives and polls find work
         }
 
         using var start = new Barrier(6);
-        int disposeAfter = random.Next(0, 3000);
+        int disposeAfter = random.Next(0, 5_000);
         Action[] doors =
         [
             () => SyncCalls(socket, start, errors),
@@ -114,7 +114,7 @@ internal static class GateStress
                 using var poller = new Poller(1);
                 start.SignalAndWait();
                 int index = poller.Add(socket, PollEvents.In);
-                for (int i = 0; i < 20; i++)
+                for (int i = 0; i < 100; i++)
                 {
                     if (poller.Poll(0) > 0 && poller.IsReadable(index))
                     {
