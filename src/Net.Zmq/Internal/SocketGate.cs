@@ -71,8 +71,10 @@ namespace Net.Zmq.Internal;
 ///   64 B ROUTER span loop, 1000 msg/s           282 (126-652)  252 (131-689)    358 (223-906)  305 (203-832)
 /// </code>
 /// <para>"Beyond bare" is the same process's bare P/Invoke send + receive subtracted round by round (about 200 ns
-/// here; no check at all is that floor). With PGO on the grant does not win on the per-call row or the round trip, and
-/// the throughput row's spread (5x between processes) hides any difference; so the simple claim stays.</para>
+/// here; no check at all is that floor). The noise is of the same size as the differences: run again against this
+/// gate (<c>compare-builds.sh 5a8b5cd 81df451 8</c>), the claim-only build measured 20.1 ns beyond bare (PGO on), the
+/// gate with its holds and the per-call Message claim 13.2, and the Message row 2.2 and 0.3. With PGO on the grant won
+/// no row beyond that spread (the throughput row varies 5x between processes), so the simple claim stays.</para>
 /// </remarks>
 internal sealed class SocketGate : IDisposable
 {
