@@ -32,7 +32,7 @@ namespace Net.Zmq.Internal;
 ///                                                                               once polled, _heldBy names the polling
 ///                                                                               thread (flag Held): another thread's
 ///                                                                               call is refused, and the polling thread
-///                                                                               waits out such a refused claim (Claim)
+///                                                                               waits out such a refused claim (ClaimOrFindOwner)
 ///   async    _driver set             the reactor's pump and an async call's     every libzmq call runs inside the
 ///                                    first attempt, inside the driver's gate    driver's gate (claimed calls enter it
 ///                                    (a Monitor), without the claim             too: EnterSync); never held
@@ -187,7 +187,7 @@ internal sealed class SocketGate : IDisposable
         }
 
         int thread = CallingThread.Id;
-        int owner = Claim(thread);
+        int owner = ClaimOrFindOwner(thread);
         if (owner == Closed)
         {
             return false;
@@ -389,8 +389,8 @@ internal sealed class SocketGate : IDisposable
         {
             if (IsHeldBy(thread))
             {
-                // The claim is another thread's on its way to being refused (see Claim).
-                return BeginContendedCall(thread, Claim(thread));
+                // The claim is another thread's on its way to being refused (see ClaimOrFindOwner).
+                return BeginContendedCall(thread, ClaimOrFindOwner(thread));
             }
 
             if (IsHeldBy(owner))
@@ -411,7 +411,7 @@ internal sealed class SocketGate : IDisposable
     /// for this thread, another thread's claim is only that thread on its way to being refused (it never reaches
     /// libzmq), so this waits it out instead of failing the holder's thread.
     /// </summary>
-    private int Claim(int thread)
+    private int ClaimOrFindOwner(int thread)
     {
         int owner = Interlocked.CompareExchange(ref _claim, thread, Idle);
         SpinWait spin = default;
