@@ -1,16 +1,5 @@
 #!/usr/bin/env bash
-# Net.Zmq's one entry point.
-#   ./build.sh          set up (build libzmq from source for this machine, restore), build Release, run the demo and samples
-#   ./build.sh test     set up with libzmq for every bundled RID, wine64 and qemu, build, run the whole test suite
-#                       (it also runs the core tests once more against the system's libzmq, the loader's fallback)
-#   ./build.sh pack     set up with libzmq for every bundled RID, write Net.Zmq.<version>.nupkg and
-#                       Net.Zmq.Hosting.<version>.nupkg (+ .snupkg) to artifacts/packages
-#   ./build.sh bench    set up, build the native C baseline (gcc, on the same libzmq), run the short benchmark set (the
-#                       suite itself took 6 minutes on 2 cores) and write benchmarks/results/latest.md + latest.svg;
-#                       add --full for every size (20 minutes before the interleaved phases were added; not timed since)
-#   ./build.sh soak     set up, build, run the soak (minutes): long streams, socket churn, memory, zero-copy under GC
-#   ./build.sh profile  set up, install perf, and profile the 64 B ROUTER loop of each interleaved series (about 1.5
-#                       minutes): the share of the process's CPU in the binding's code (docs/benchmarks.md)
+# Net.Zmq's one entry point: ./build.sh help prints what it does (usage below).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -19,15 +8,42 @@ configuration=Release
 
 log() { printf '==> %s\n' "$*"; }
 
+usage() {
+    cat <<'EOF'
+usage: ./build.sh [command]
+
+  (none)          set up (libzmq built from source for this machine, restore), build Release, then run the demo,
+                  every sample and the hosted worker's self-test
+  test            set up with libzmq for every bundled RID (linux-x64, linux-arm64, win-x64), install wine64,
+                  qemu-user-static and the system's libzmq, build, run every test project (the core tests also once
+                  against the system's libzmq) and print one line: tests: N passed, N failed, N skipped
+  pack            set up with libzmq for every bundled RID and write Net.Zmq.<version>.nupkg and
+                  Net.Zmq.Hosting.<version>.nupkg (+ .snupkg) to artifacts/packages
+  bench [--full]  set up, build the native C baseline (gcc, against the same libzmq), run the benchmarks beside
+                  native C and NetMQ and write benchmarks/results/latest.md + latest.svg (--full: every size, more
+                  iterations and pairs); see docs/benchmarks.md
+  profile         set up, install perf, and profile the 64 B ROUTER loop of each interleaved series: the share of
+                  the process's CPU in the binding's code (docs/benchmarks.md)
+  soak            set up, build, run the soak: long streams, socket churn, memory, zero-copy under GC
+                  (docs/reliability.md)
+  help            print this
+
+Needs an x86_64 Debian or Ubuntu host with the .NET 10 SDK; everything else is installed with apt-get (as root or
+through sudo).
+EOF
+}
+
 bundled_rids=(linux-x64 linux-arm64 win-x64)
 system_libzmq=/usr/lib/x86_64-linux-gnu/libzmq.so.5
 
+# The host's RID. native/build-libzmq.sh builds every bundled RID on an x86_64 host only (linux-arm64 and win-x64 with
+# Debian's cross compilers; the tests run those under qemu and wine), so this script needs one too.
 host_rid() {
-    case "$(uname -m)" in
-        x86_64) echo linux-x64 ;;
-        aarch64) echo linux-arm64 ;;
-        *) echo "unsupported machine $(uname -m)" >&2; exit 1 ;;
-    esac
+    [ "$(uname -m)" = x86_64 ] || {
+        echo "build.sh needs an x86_64 Debian or Ubuntu host (this is $(uname -m)): libzmq is built and cross-built from x86_64 only (native/build-libzmq.sh)" >&2
+        exit 1
+    }
+    echo linux-x64
 }
 
 apt_install() {
@@ -40,7 +56,8 @@ apt_install() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
 }
 
-# libzmq 4.3.5 + libsodium from Debian's source packages, cached under artifacts/native/<rid>/ (see native/).
+# libzmq + libsodium from Debian's source packages, cached under artifacts/native/<rid>/: libzmq 4.3.5 when Debian's
+# archive serves its source, otherwise 4.3.4 with a warning (native/build-libzmq.sh; LIBZMQ_DEB_VERSION picks one).
 build_libzmq() {
     native/build-libzmq.sh "$@"
 }
@@ -131,7 +148,7 @@ run_tests() {
 }
 
 # The areas whose tests are about libzmq's behaviour through the binding, not about packaging or tools.
-core_tests="FullyQualifiedName~Net.Zmq.Tests.Patterns|FullyQualifiedName~Net.Zmq.Tests.Recv|FullyQualifiedName~Net.Zmq.Tests.Multipart|FullyQualifiedName~Net.Zmq.Tests.Messages|FullyQualifiedName~Net.Zmq.Tests.Security|FullyQualifiedName~Net.Zmq.Tests.Async|FullyQualifiedName~Net.Zmq.Tests.Polling|FullyQualifiedName~Net.Zmq.Tests.Options|FullyQualifiedName~Net.Zmq.Tests.Draft"
+core_tests="FullyQualifiedName~Net.Zmq.Tests.Patterns|FullyQualifiedName~Net.Zmq.Tests.Recv|FullyQualifiedName~Net.Zmq.Tests.Send|FullyQualifiedName~Net.Zmq.Tests.Multipart|FullyQualifiedName~Net.Zmq.Tests.Messages|FullyQualifiedName~Net.Zmq.Tests.Security|FullyQualifiedName~Net.Zmq.Tests.Async|FullyQualifiedName~Net.Zmq.Tests.Polling|FullyQualifiedName~Net.Zmq.Tests.Options|FullyQualifiedName~Net.Zmq.Tests.Draft"
 
 case "$command" in
     demo)
@@ -177,11 +194,11 @@ case "$command" in
         dotnet tests/Net.Zmq.Soak/bin/"$configuration"/net10.0/Net.Zmq.Soak.dll soak
         ;;
     -h|--help|help)
-        sed -n '2,13p' "$0"
+        usage
         ;;
     *)
         echo "unknown command '$command'" >&2
-        sed -n '2,13p' "$0" >&2
+        usage >&2
         exit 2
         ;;
 esac

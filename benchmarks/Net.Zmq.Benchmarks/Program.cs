@@ -19,7 +19,7 @@ if (args.Length > 0 && args[0] == InterleavedThroughput.ChildVerb)
     return SuiteRun.RunInterleavedThroughputChild(args[1..]);
 }
 
-// "async" measures issue 5's async round trips and parked receives on their own (--native <path>: with native C's round trips).
+// "async" measures the async round trips and parked receives on their own (--native <path>: with native C's round trips).
 if (args.Length > 0 && args[0] == "async")
 {
     return SuiteRun.RunAsyncOnly(args[1..]);

@@ -117,7 +117,7 @@ internal static class SuiteRun
     }
 
     /// <summary>
-    /// Issue 5's measurements alone: the async round trips (with --native, alternating with native C's too) and the
+    /// The async measurements alone: the async round trips (with --native, alternating with native C's too) and the
     /// parked receives, printed as the report's async section.
     /// </summary>
     public static int RunAsyncOnly(string[] args)

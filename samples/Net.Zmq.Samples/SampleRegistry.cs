@@ -32,6 +32,7 @@ public static class SampleRegistry
         new SteerableProxySample(),
         new AsyncServerSample(),
         new ServerClientSample(),
+        new TwoThreadsSample(),
         new RadioDishSample(),
         new BeaconDiscoverySample(),
         new ThroughputSample(),

@@ -5,7 +5,7 @@ using NetMQ.Sockets;
 namespace Net.Zmq.Benchmarks;
 
 /// <summary>
-/// Issue 5's round trip: a DEALER client sends 64 bytes to a ROUTER echo server and waits for the reply — with
+/// The async round trip: a DEALER client sends 64 bytes to a ROUTER echo server and waits for the reply — with
 /// Net.Zmq's blocking calls, with Net.Zmq's <c>SendAsync</c>/<c>RecvAsync</c> (by default, and with the reactor's inline
 /// continuations switch on), and with NetMQ's <c>ReceiveFrameBytesAsync</c> (NetMQ has no async
 /// send; its async receive needs a <see cref="NetMQRuntime"/>). The server is the same for all: Net.Zmq with a blocking

@@ -4,7 +4,7 @@ using Net.Zmq.Interop;
 namespace Net.Zmq.Benchmarks;
 
 /// <summary>
-/// What a safety net against a dropped <see cref="Socket.Recv()"/> costs on the 64-byte path (issue 13, part 8): a
+/// What a safety net against a dropped <see cref="Socket.Recv()"/> costs on the 64-byte path: a
 /// frame sent and received on an inproc PAIR in one thread, received as a new <see cref="Message"/> (disposed, or
 /// dropped and left to its finalizer), as a new byte array, and, for reference, into a reused message or a span,
 /// which allocate nothing and must stay so.

@@ -122,7 +122,7 @@ internal static class TargetCheck
         yield return ("Poller within 3% of PureBlocking", Join(poller, "F3"), Met(poller, r => r <= 1.03));
 
         // Means on a loaded two-core machine carry multi-millisecond scheduling stalls (see p99), so every round-trip
-        // target is judged twice: on the mean the issue names, and on the median, which such stalls barely move.
+        // target is judged twice: on the mean the target names, and on the median, which such stalls barely move.
         foreach ((string statistic, Func<LatencyResult, double> pick) in new (string, Func<LatencyResult, double>)[] { ("mean", r => r.Mean), ("p50", r => r.P50) })
         {
             var vsNative = Pairs(latency, NativeBaseline.Name).Select(x => (x.Label, pick(x.Zmq) / pick(x.Other))).ToList();

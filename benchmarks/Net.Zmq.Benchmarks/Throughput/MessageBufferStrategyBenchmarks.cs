@@ -83,7 +83,7 @@ public unsafe class MessageBufferStrategyBenchmarks
         _sender.WaitDone();
     }
 
-    /// <summary>A new Message per message on both sides (the seed's Message strategy).</summary>
+    /// <summary>A new Message per message on both sides (the Message strategy of the first Net.Zmq's benchmark report).</summary>
     [Benchmark]
     public void Message() => ReceiveIntoNewMessages();
 

@@ -29,6 +29,8 @@ public sealed class CurveCertificate
     private const string ZeroKeyText = "0000000000000000000000000000000000000000";
 
     private static readonly UTF8Encoding s_utf8 = new(encoderShouldEmitUTF8Identifier: false);
+    private static readonly System.Buffers.SearchValues<char> s_lowerHexDigits = System.Buffers.SearchValues.Create("0123456789abcdef");
+    private static readonly EnumerationOptions s_temporaryFiles = new() { AttributesToSkip = 0, MatchType = MatchType.Simple };
     private readonly byte[] _publicKey;
     private readonly CurveKeyPair? _keyPair;
     private readonly List<KeyValuePair<string, string>> _metadata = [];
@@ -151,22 +153,58 @@ public sealed class CurveCertificate
     public static CurveCertificate Load(string path)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
+        string fullPath = Path.GetFullPath(path);
+        DeleteStaleTemporaryFiles(fullPath);
+        DeleteStaleTemporaryFiles(fullPath.EndsWith(SecretFileSuffix, StringComparison.Ordinal)
+            ? fullPath[..^SecretFileSuffix.Length]
+            : fullPath + SecretFileSuffix);
         return Parse(File.ReadAllText(path, s_utf8), path);
     }
 
     /// <summary>
     /// Writes the public file at <paramref name="path"/> (public key and metadata) and the secret file at
-    /// <c>path + "_secret"</c> (both keys and metadata, readable by the owner only), as <c>zcert_save</c> does.
+    /// <c>path + "_secret"</c> (both keys and metadata, readable by the owner only), as <c>zcert_save</c> does. Both are
+    /// written to hidden temporary files first and renamed into place only when both are complete, so an interrupted
+    /// Save leaves the old pair, or at worst (between the two renames) a new secret file beside the old public file;
+    /// temporary files an interrupted Save left behind are deleted by the next Save or Load of the path.
     /// </summary>
     /// <exception cref="ArgumentException"><paramref name="path"/> is null or empty.</exception>
     /// <exception cref="InvalidOperationException">The certificate has no secret key (use <see cref="SavePublic"/>), or a metadata value read from a file cannot be written back.</exception>
-    /// <exception cref="IOException">A file could not be written (and the other exceptions of writing a file).</exception>
+    /// <exception cref="IOException">
+    /// A file could not be written, or a target is a directory (checked before anything is written); and the other
+    /// exceptions of writing a file.
+    /// </exception>
     public void Save(string path)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
         _ = KeyPair;
-        SavePublic(path);
-        SaveSecret(path + SecretFileSuffix);
+        string publicPath = Path.GetFullPath(path);
+        string secretPath = publicPath + SecretFileSuffix;
+        EnsureNotDirectory(publicPath);
+        EnsureNotDirectory(secretPath);
+        DeleteStaleTemporaryFiles(publicPath);
+        DeleteStaleTemporaryFiles(secretPath);
+        string publicTemporary = WriteTemporary(publicPath, Format(secret: false), ownerOnly: false);
+        string? secretTemporary = null;
+        try
+        {
+            secretTemporary = WriteTemporary(secretPath, Format(secret: true), ownerOnly: true);
+
+            // The secret file first: a client that reads the new public key must find the server holding its secret.
+            File.Move(secretTemporary, secretPath, overwrite: true);
+            secretTemporary = null;
+            File.Move(publicTemporary, publicPath, overwrite: true);
+        }
+        catch
+        {
+            File.Delete(publicTemporary);
+            if (secretTemporary is not null)
+            {
+                File.Delete(secretTemporary);
+            }
+
+            throw;
+        }
     }
 
     /// <summary>Writes only the public file at <paramref name="path"/>: the public key and the metadata, to share with peers.</summary>
@@ -314,8 +352,24 @@ public sealed class CurveCertificate
     private static void WriteFile(string path, string text, bool ownerOnly)
     {
         string fullPath = Path.GetFullPath(path);
-        string directory = Path.GetDirectoryName(fullPath) ?? ".";
-        string temporary = Path.Combine(directory, $".{Path.GetFileName(fullPath)}.{Guid.NewGuid():N}.tmp");
+        EnsureNotDirectory(fullPath);
+        DeleteStaleTemporaryFiles(fullPath);
+        string temporary = WriteTemporary(fullPath, text, ownerOnly);
+        try
+        {
+            File.Move(temporary, fullPath, overwrite: true);
+        }
+        catch
+        {
+            File.Delete(temporary);
+            throw;
+        }
+    }
+
+    /// <summary>Writes and flushes a new hidden temporary file beside <paramref name="fullPath"/> and returns its path.</summary>
+    private static string WriteTemporary(string fullPath, string text, bool ownerOnly)
+    {
+        string temporary = Path.Combine(Path.GetDirectoryName(fullPath) ?? ".", $"{TemporaryPrefix(fullPath)}{Guid.NewGuid():N}.tmp");
         var options = new FileStreamOptions { Mode = FileMode.CreateNew, Access = FileAccess.Write, Share = FileShare.None };
         if (ownerOnly && !OperatingSystem.IsWindows())
         {
@@ -324,18 +378,57 @@ public sealed class CurveCertificate
 
         try
         {
-            using (var stream = new FileStream(temporary, options))
-            {
-                stream.Write(s_utf8.GetBytes(text));
-                stream.Flush(flushToDisk: true);
-            }
-
-            File.Move(temporary, fullPath, overwrite: true);
+            using var stream = new FileStream(temporary, options);
+            stream.Write(s_utf8.GetBytes(text));
+            stream.Flush(flushToDisk: true);
+            return temporary;
         }
         catch
         {
             File.Delete(temporary);
             throw;
+        }
+    }
+
+    /// <summary>
+    /// Deletes the temporary files a Save of <paramref name="fullPath"/> that was killed left behind (they may hold a
+    /// secret key). Best effort: a directory this process may not write to keeps them.
+    /// </summary>
+    private static void DeleteStaleTemporaryFiles(string fullPath)
+    {
+        string? directory = Path.GetDirectoryName(fullPath);
+        string prefix = TemporaryPrefix(fullPath);
+        if (directory is null || !Directory.Exists(directory))
+        {
+            return;
+        }
+
+        try
+        {
+            foreach (string file in Directory.EnumerateFiles(directory, "*", s_temporaryFiles))
+            {
+                // Exactly the names WriteTemporary makes: the prefix, 32 lower-case hex digits, ".tmp".
+                string name = Path.GetFileName(file);
+                if (name.Length == prefix.Length + 36 && name.StartsWith(prefix, StringComparison.Ordinal) &&
+                    name.EndsWith(".tmp", StringComparison.Ordinal) && !name.AsSpan(prefix.Length, 32).ContainsAnyExcept(s_lowerHexDigits))
+                {
+                    File.Delete(file);
+                }
+            }
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // Left for a later Save or Load; nothing else depends on it.
+        }
+    }
+
+    private static string TemporaryPrefix(string fullPath) => $".{Path.GetFileName(fullPath)}.";
+
+    private static void EnsureNotDirectory(string fullPath)
+    {
+        if (Directory.Exists(fullPath))
+        {
+            throw new IOException($"{fullPath} is a directory, so no certificate file can be written there; nothing was written. Choose another path.");
         }
     }
 

@@ -1,6 +1,5 @@
 using System.Collections.Concurrent;
-using Net.Zmq.Diagnostics;
-using Net.Zmq.Internal;
+using System.Diagnostics;
 
 namespace Net.Zmq.Security;
 
@@ -9,6 +8,21 @@ namespace Net.Zmq.Security;
 /// to a PLAIN or CURVE server socket of this context (or to any socket with a <see cref="SocketOption.ZapDomain"/>)
 /// may proceed. It answers from <see cref="ZapPolicy"/> objects, one per ZAP domain, on a thread of its own.
 /// </summary>
+/// <remarks>
+/// <para>
+/// It fails closed. Dispose does not unbind the ZAP endpoint: the context keeps a handler bound there until the
+/// context ends, which refuses every request while no authenticator is attached (status 400). The other ways were
+/// worse: with nothing bound libzmq 4.3.4 admits CURVE clients and NULL peers of sockets with a ZAP domain (only
+/// PLAIN fails), <see cref="SocketOption.ZapEnforceDomain"/> is a draft option that the authenticator cannot set on
+/// sockets it does not own (and libzmq copies options into a listener at bind), and refusing to dispose while server
+/// sockets are open cannot be checked from here. A new authenticator on the same context takes the endpoint over.
+/// </para>
+/// <para>
+/// The thread survives what runs on it: a policy error, a <see cref="Decided"/> handler or a metrics listener that
+/// throws. A request whose policy or listener failed is answered 500 and reported (the <see cref="Decided"/> event and
+/// <see cref="System.Diagnostics.Trace"/>).
+/// </para>
+/// </remarks>
 /// <example>
 /// <code>
 /// using var auth = new ZapAuthenticator(context);
@@ -21,42 +35,25 @@ public sealed class ZapAuthenticator : IDisposable
     /// <summary>The endpoint libzmq sends ZAP requests to.</summary>
     public const string Endpoint = "inproc://zeromq.zap.01";
 
-    private static long s_counter;
+    /// <summary>How long <see cref="Dispose"/> waits for a request being answered (its Decided handlers) to finish.</summary>
+    internal static readonly TimeSpan DisposeTimeout = TimeSpan.FromSeconds(2);
+
     private readonly ConcurrentDictionary<string, ZapPolicy> _policies = new(StringComparer.Ordinal);
-    private readonly Socket _handler;
-    private readonly Socket _stopReceiver;
-    private readonly Socket _stopSender;
-    private readonly Thread _thread;
+    private readonly ZapHandler _handler;
     private long _requestCount;
     private int _disposed;
 
-    /// <summary>Starts answering ZAP requests for <paramref name="context"/>. Only one authenticator can serve a context.</summary>
+    /// <summary>
+    /// Starts answering ZAP requests for <paramref name="context"/>. Only one authenticator can serve a context at a
+    /// time; once it is disposed, another can.
+    /// </summary>
     /// <exception cref="ArgumentNullException"><paramref name="context"/> is null.</exception>
-    /// <exception cref="ZmqException">EADDRINUSE: the context already has a ZAP handler.</exception>
+    /// <exception cref="ObjectDisposedException"><paramref name="context"/> is disposed.</exception>
+    /// <exception cref="ZmqException">EADDRINUSE: another authenticator serves the context, or another ZAP handler is bound to <see cref="Endpoint"/>.</exception>
     public ZapAuthenticator(Context context)
     {
         ArgumentNullException.ThrowIfNull(context);
-        string stopEndpoint = $"inproc://net.zmq.zap.stop.{Environment.ProcessId}.{Interlocked.Increment(ref s_counter)}";
-        _handler = new Socket(context, SocketType.Rep);
-        _stopReceiver = new Socket(context, SocketType.Pair);
-        _stopSender = new Socket(context, SocketType.Pair);
-        try
-        {
-            _handler.SetOption(SocketOption.Linger, 0);
-            _handler.Bind(Endpoint);
-            _stopReceiver.Bind(stopEndpoint);
-            _stopSender.Connect(stopEndpoint);
-        }
-        catch
-        {
-            _handler.Dispose();
-            _stopReceiver.Dispose();
-            _stopSender.Dispose();
-            throw;
-        }
-
-        _thread = new Thread(Serve) { IsBackground = true, Name = "Net.Zmq ZAP authenticator" };
-        _thread.Start();
+        _handler = ZapHandler.Attach(context, this);
     }
 
     /// <summary>The policy for ZAP domains that have none of their own (including the empty domain).</summary>
@@ -75,12 +72,19 @@ public sealed class ZapAuthenticator : IDisposable
 
     /// <summary>
     /// Raised after each answer is sent, on the authenticator's thread: who asked, and what was decided. Handlers
-    /// should return quickly (the next handshake waits for them); an exception a handler throws is swallowed, so that
-    /// the authenticator keeps answering and the other handlers still run.
+    /// should return quickly (the next handshake waits for them); an exception a handler throws is swallowed and
+    /// reported through <see cref="System.Diagnostics.Trace"/>, so that the authenticator keeps answering and the other
+    /// handlers still run.
     /// </summary>
     public event EventHandler<ZapDecisionEventArgs>? Decided;
 
-    /// <summary>Stops answering and waits for the handler thread to end. Calling it again does nothing.</summary>
+    /// <summary>
+    /// Stops this authenticator's policies from answering. The context's ZAP endpoint stays bound and refuses every
+    /// peer until the context ends or another authenticator is created on it, so sockets that relied on this one fail
+    /// closed. Waits up to two seconds for a request being answered (its <see cref="Decided"/> handlers); if they have
+    /// not returned by then it reports that through <see cref="System.Diagnostics.Trace"/> and returns. Calling it again
+    /// does nothing.
+    /// </summary>
     public void Dispose()
     {
         if (Interlocked.Exchange(ref _disposed, 1) != 0)
@@ -88,125 +92,40 @@ public sealed class ZapAuthenticator : IDisposable
             return;
         }
 
+        if (!_handler.Detach(this, DisposeTimeout))
+        {
+            Trace.TraceWarning(
+                $"ZapAuthenticator.Dispose: a Decided handler was still running after {DisposeTimeout.TotalSeconds} s; returning without it. " +
+                "Until it returns no ZAP request of this context is answered, so handshakes that need one wait and then fail.");
+        }
+    }
+
+    /// <summary>Decides one well-formed request with the policy of its domain; a policy that throws gives 500.</summary>
+    internal ZapDecision Decide(string domain, string address, string mechanism, MultipartMessage request)
+    {
+        ZapPolicy policy = domain.Length > 0 && _policies.TryGetValue(domain, out ZapPolicy? own) ? own : DefaultPolicy;
         try
         {
-            _stopSender.Send(ReadOnlySpan<byte>.Empty, SendFlags.DontWait);
+            return policy.Decide(address, mechanism, request);
         }
-        catch (ZmqException)
+#pragma warning disable CA1031 // Whatever a policy throws, the request gets 500 and the thread goes on.
+        catch (Exception ex)
+#pragma warning restore CA1031
         {
-            // The context is already shut down: the handler thread stops on ETERM by itself.
-        }
-
-        _thread.Join();
-        _stopSender.Dispose();
-    }
-
-    private void Serve()
-    {
-        using var request = new MultipartMessage();
-        using var reply = new MultipartMessage();
-        using var poller = new Poller(2);
-        try
-        {
-            int handlerIndex = poller.Add(_handler, PollEvents.In);
-            int stopIndex = poller.Add(_stopReceiver, PollEvents.In);
-            while (true)
-            {
-                poller.Poll(-1);
-                if (poller.IsReadable(stopIndex))
-                {
-                    return;
-                }
-
-                if (poller.IsReadable(handlerIndex) && _handler.RecvMultipart(request, RecvFlags.DontWait))
-                {
-                    (ZapDecision decision, string domain, string address, string mechanism) = Answer(request, reply);
-                    _handler.SendMultipart(reply);
-                    Interlocked.Increment(ref _requestCount);
-                    ZmqMetrics.ZapAnswered(mechanism, decision.StatusCode);
-                    RaiseDecided(decision, domain, address, mechanism);
-                }
-            }
-        }
-        catch (ContextTerminatedException)
-        {
-            // The context was shut down: stop quietly.
-        }
-        finally
-        {
-            poller.Dispose();
-            ReleaseEndpoint();
-            _handler.Dispose();
-            _stopReceiver.Dispose();
+            Trace.TraceError($"ZapAuthenticator: deciding a {mechanism} request from {address} threw {ex.GetType().Name}: {ex.Message}; answered 500.");
+            return new ZapDecision("500", $"Authenticator error: {ex.GetType().Name}", "");
         }
     }
 
-    /// <summary>
-    /// Unbinds the ZAP endpoint before closing: a close releases an inproc endpoint only later, on libzmq's
-    /// reaper thread, and a new authenticator created right after Dispose must be able to bind it.
-    /// </summary>
-    private void ReleaseEndpoint()
+    /// <summary>Counts an answer sent for this authenticator and raises <see cref="Decided"/>; runs on the handler's thread.</summary>
+    internal void OnAnswered(ZapDecisionEventArgs args)
     {
-        try
-        {
-            _handler.Unbind(Endpoint);
-        }
-        catch (ZmqException)
-        {
-            // Context terminated: the endpoint goes with it.
-        }
-    }
-
-    private (ZapDecision Decision, string Domain, string Address, string Mechanism) Answer(MultipartMessage request, MultipartMessage reply)
-    {
-        ZapDecision decision;
-        string domain = "", address = "", mechanism = "";
-        if (request.Count < 6 || request[0].ToString() != "1.0")
-        {
-            decision = new ZapDecision("500", "Malformed ZAP request", "");
-        }
-        else
-        {
-            domain = request[2].ToString();
-            address = request[3].ToString();
-            mechanism = request[5].ToString();
-            ZapPolicy policy = domain.Length > 0 && _policies.TryGetValue(domain, out ZapPolicy? own) ? own : DefaultPolicy;
-            try
-            {
-                decision = policy.Decide(address, mechanism, request);
-            }
-            catch (Exception ex)
-            {
-                decision = new ZapDecision("500", $"Authenticator error: {ex.GetType().Name}", "");
-            }
-        }
-
-        reply.Clear();
-        reply.Add("1.0");
-        if (request.Count > 1)
-        {
-            reply.Add(request[1].Data);
-        }
-        else
-        {
-            reply.AddEmpty();
-        }
-
-        reply.Add(decision.StatusCode);
-        reply.Add(decision.StatusText);
-        reply.Add(decision.UserId);
-        reply.AddEmpty();
-        return (decision, domain, address, mechanism);
-    }
-
-    private void RaiseDecided(ZapDecision decision, string domain, string address, string mechanism)
-    {
+        Interlocked.Increment(ref _requestCount);
         if (Decided is not { } handlers)
         {
             return;
         }
 
-        var args = new ZapDecisionEventArgs(domain, address, mechanism, decision.StatusCode, decision.StatusText, decision.UserId);
         foreach (EventHandler<ZapDecisionEventArgs> handler in handlers.GetInvocationList().Cast<EventHandler<ZapDecisionEventArgs>>())
         {
             try
@@ -214,9 +133,10 @@ public sealed class ZapAuthenticator : IDisposable
                 handler(this, args);
             }
 #pragma warning disable CA1031 // A subscriber's failure must not stop the authenticator (every later handshake would hang) nor the other subscribers.
-            catch (Exception)
+            catch (Exception ex)
 #pragma warning restore CA1031
             {
+                Trace.TraceWarning($"ZapAuthenticator.Decided: a handler threw {ex.GetType().Name}: {ex.Message}");
             }
         }
     }

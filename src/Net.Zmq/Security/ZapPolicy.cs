@@ -41,14 +41,20 @@ public sealed class ZapPolicy
     /// Accepts peers from <paramref name="address"/> only (with any other allowed entry): an IPv4 or IPv6 address,
     /// or a CIDR range such as <c>10.0.0.0/8</c> or <c>2001:db8::/32</c>.
     /// </summary>
-    /// <exception cref="ArgumentException"><paramref name="address"/> is not an IP address or CIDR range.</exception>
+    /// <exception cref="ArgumentException">
+    /// <paramref name="address"/> is not a canonical IPv4 address (four decimal parts, no leading zeros) or RFC 4291
+    /// IPv6 text, with an optional prefix length in range and no host bits set; the message shows the entry probably meant.
+    /// </exception>
     public ZapPolicy AllowAddress(string address) => AddAddress(_allowed, address);
 
     /// <summary>
     /// Refuses peers from <paramref name="address"/>, an IPv4 or IPv6 address or a CIDR range such as
     /// <c>192.168.0.0/16</c> (ignored while an allow-list is set).
     /// </summary>
-    /// <exception cref="ArgumentException"><paramref name="address"/> is not an IP address or CIDR range.</exception>
+    /// <exception cref="ArgumentException">
+    /// <paramref name="address"/> is not a canonical IPv4 address (four decimal parts, no leading zeros) or RFC 4291
+    /// IPv6 text, with an optional prefix length in range and no host bits set; the message shows the entry probably meant.
+    /// </exception>
     public ZapPolicy DenyAddress(string address) => AddAddress(_denied, address);
 
     /// <summary>Accepts PLAIN clients that present <paramref name="userName"/> and <paramref name="password"/> (sent as UTF-8).</summary>
@@ -111,15 +117,24 @@ public sealed class ZapPolicy
     /// (names starting with '.'); subdirectories are not searched.
     /// </summary>
     /// <remarks>
-    /// The directory is read now, and read again at the next CURVE handshake after its listing changes (a file added,
-    /// removed or rewritten): removing a client's certificate revokes it for new connections, without a restart. If the
-    /// directory later holds a file that is not a certificate, CURVE clients not allowed otherwise are refused (ZAP
-    /// status 500) until it is fixed or removed; if the directory goes, its keys are no longer trusted.
+    /// Only regular files of at most 8 KB are read; on Linux a symbolic link is followed only to a file inside the
+    /// directory, elsewhere links are refused. FIFOs, devices, sockets, larger files and links out of the directory fail
+    /// the directory like a file that is not a certificate. The directory is indexed by public key: a handshake costs one
+    /// <c>stat</c> of the directory and a lookup (and, for a known key, a read of its file), whatever the directory holds.
+    /// It is indexed again when its listing changes (a file added, removed or renamed); a known key's file is compared
+    /// with what was indexed at each of its handshakes, so removing or rewriting a client's certificate revokes it for
+    /// new connections, without a restart. If the directory later holds an entry that is not a certificate, CURVE clients
+    /// not allowed otherwise are refused (ZAP status 500) until it is fixed or removed; if the directory goes, its keys
+    /// are no longer trusted.
     /// </remarks>
     /// <exception cref="ArgumentException"><paramref name="directory"/> is null or empty.</exception>
     /// <exception cref="DirectoryNotFoundException">There is no such directory.</exception>
-    /// <exception cref="InvalidDataException">A file in it is not a CURVE certificate; the message names the file and the line.</exception>
+    /// <exception cref="InvalidDataException">
+    /// An entry in it is not a CURVE certificate in a regular file of at most 8 KB (or is a link out of the directory); the
+    /// message names the file and what is wrong.
+    /// </exception>
     /// <exception cref="IOException">A file could not be read.</exception>
+    /// <exception cref="UnauthorizedAccessException">A file may not be read by this process.</exception>
     public ZapPolicy AllowCurveCertificates(string directory)
     {
         ArgumentException.ThrowIfNullOrEmpty(directory);
@@ -214,12 +229,7 @@ public sealed class ZapPolicy
     private ZapPolicy AddAddress(List<AddressRange> list, string address)
     {
         ArgumentNullException.ThrowIfNull(address);
-        if (!AddressRange.TryParse(address, out AddressRange range))
-        {
-            ThrowHelper.ThrowArgument(
-                $"'{address}' is not an IP address or a CIDR range (for example 10.0.0.1, 10.0.0.0/8 or 2001:db8::/32).", nameof(address));
-        }
-
+        AddressRange range = AddressRange.Parse(address, nameof(address));
         lock (_gate)
         {
             list.Add(range);

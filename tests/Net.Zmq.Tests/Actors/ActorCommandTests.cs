@@ -4,7 +4,7 @@ using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Actors;
 
 /// <summary>The owner talks to the handler over the pipe: commands in, replies out, in order, with or without a Poller.</summary>
-public sealed class ActorCommandTests
+public sealed class ActorCommandTests : ContextPerTest
 {
     private static void Uppercase(Socket pipe)
     {
@@ -23,8 +23,7 @@ public sealed class ActorCommandTests
     [Fact]
     public void The_handler_answers_commands_and_returns_on_dispose()
     {
-        using Context context = Sockets.NewContext();
-        var actor = new Actor(context, Uppercase);
+        var actor = new Actor(Context, Uppercase);
         actor.Pipe.WithTimeouts();
 
         Assert.True(actor.Pipe.Send("hello"));
@@ -45,8 +44,7 @@ public sealed class ActorCommandTests
     public void Commands_sent_right_after_construction_arrive_in_order()
     {
         const int Commands = 500;
-        using Context context = Sockets.NewContext();
-        using var actor = new Actor(context, Uppercase);
+        using var actor = new Actor(Context, Uppercase);
         actor.Pipe.WithTimeouts();
 
         for (int i = 0; i < Commands; i++)
@@ -63,9 +61,8 @@ public sealed class ActorCommandTests
     [Fact]
     public void The_owner_polls_the_pipe_beside_another_socket()
     {
-        using Context context = Sockets.NewContext();
-        using var actor = new Actor(context, Uppercase);
-        using Socket idle = Sockets.New(context, SocketType.Pull);
+        using var actor = new Actor(Context, Uppercase);
+        using Socket idle = Sockets.New(Context, SocketType.Pull);
         Endpoints.BindInproc(idle);
         using var poller = new Poller();
         int idleIndex = poller.Add(idle, PollEvents.In);
@@ -84,12 +81,11 @@ public sealed class ActorCommandTests
     [Fact]
     public void The_handler_polls_its_pipe_beside_its_own_sockets_and_stops_from_the_poll()
     {
-        using Context context = Sockets.NewContext();
-        using Socket work = Sockets.New(context, SocketType.Push);
+        using Socket work = Sockets.New(Context, SocketType.Push);
         string endpoint = Endpoints.BindInproc(work);
-        var actor = new Actor(context, pipe =>
+        var actor = new Actor(Context, pipe =>
         {
-            using Socket jobs = new(context, SocketType.Pull);
+            using Socket jobs = new(Context, SocketType.Pull);
             jobs.Connect(endpoint);
             using var poller = new Poller();
             int pipeIndex = poller.Add(pipe, PollEvents.In);

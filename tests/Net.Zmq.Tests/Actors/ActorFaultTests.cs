@@ -4,13 +4,12 @@ using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Actors;
 
 /// <summary>An exception the handler throws reaches the owner: Completion faults with it and Dispose rethrows it.</summary>
-public sealed class ActorFaultTests
+public sealed class ActorFaultTests : ContextPerTest
 {
     [Fact]
     public async Task A_handler_exception_faults_Completion_and_Dispose_rethrows_it()
     {
-        using Context context = Sockets.NewContext();
-        var actor = new Actor(context, pipe =>
+        var actor = new Actor(Context, pipe =>
         {
             while (true)
             {
@@ -42,8 +41,7 @@ public sealed class ActorFaultTests
     [Fact]
     public async Task A_handler_that_fails_before_reading_its_pipe_surfaces_the_failure()
     {
-        using Context context = Sockets.NewContext();
-        var actor = new Actor(context, _ => throw new FormatException("bad configuration"));
+        var actor = new Actor(Context, _ => throw new FormatException("bad configuration"));
 
         Assert.True(await Waits.FinishesAsync(actor.Completion), "the handler should have ended");
 
@@ -54,10 +52,9 @@ public sealed class ActorFaultTests
     [Fact]
     public void Constructor_checks_its_arguments()
     {
-        using Context context = Sockets.NewContext();
         Assert.Throws<ArgumentNullException>(() => new Actor(null!, _ => { }));
-        Assert.Throws<ArgumentNullException>(() => new Actor(context, null!));
-        using var actor = new Actor(context, _ => { });
+        Assert.Throws<ArgumentNullException>(() => new Actor(Context, null!));
+        using var actor = new Actor(Context, _ => { });
         Assert.Throws<ArgumentOutOfRangeException>(() => actor.StopTimeout = TimeSpan.FromSeconds(-2));
     }
 }

@@ -5,14 +5,13 @@ using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Actors;
 
 /// <summary>Dispose stops the handler with the stop command, and never waits past StopTimeout.</summary>
-public sealed class ActorStopTests
+public sealed class ActorStopTests : ContextPerTest
 {
     [Fact]
     public void Dispose_stops_a_handler_blocked_in_Recv_on_its_pipe()
     {
-        using Context context = Sockets.NewContext();
         string? received = null;
-        var actor = new Actor(context, pipe =>
+        var actor = new Actor(Context, pipe =>
         {
             pipe.Send("about to block");
             received = pipe.RecvString(); // blocks: the owner sends nothing but the stop command
@@ -31,9 +30,8 @@ public sealed class ActorStopTests
     [Fact]
     public async Task Dispose_throws_TimeoutException_when_the_handler_ignores_the_stop_command()
     {
-        using Context context = Sockets.NewContext();
         using var release = new ManualResetEventSlim();
-        var actor = new Actor(context, pipe =>
+        var actor = new Actor(Context, pipe =>
         {
             pipe.Send("busy");
             release.Wait(Timeouts.Wait); // does not read its pipe
@@ -75,9 +73,8 @@ public sealed class ActorStopTests
     [Fact]
     public void Disposing_from_the_handler_itself_throws_InvalidOperationException()
     {
-        using Context context = Sockets.NewContext();
         var self = new TaskCompletionSource<Actor>(TaskCreationOptions.RunContinuationsAsynchronously);
-        using var actor = new Actor(context, pipe =>
+        using var actor = new Actor(Context, pipe =>
         {
             Actor me = self.Task.Result;
             try

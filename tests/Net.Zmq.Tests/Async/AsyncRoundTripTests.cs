@@ -2,14 +2,13 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Async;
 
-public sealed class AsyncRoundTripTests
+public sealed class AsyncRoundTripTests : ContextPerTest
 {
     [Fact]
     public async Task Dealer_and_router_exchange_requests_and_replies_asynchronously()
     {
-        using Context context = Sockets.NewContext();
-        using var router = new Socket(context, SocketType.Router);
-        using var dealer = new Socket(context, SocketType.Dealer);
+        using var router = new Socket(Context, SocketType.Router);
+        using var dealer = new Socket(Context, SocketType.Dealer);
         dealer.Connect(Endpoints.BindTcp(router));
 
         using var cancel = new CancellationTokenSource(Timeouts.Wait);

@@ -6,7 +6,7 @@ namespace Net.Zmq.Tests.Async;
 /// Two threads disposing the same async-used socket at once must give its reactor registration back once: a slot
 /// given back twice would later be shared by two sockets, and one of them would never be woken.
 /// </summary>
-public sealed class ConcurrentDisposeTests
+public sealed class ConcurrentDisposeTests : ContextPerTest
 {
     private const int Races = 300;
     private const int Survivors = 100;
@@ -14,12 +14,11 @@ public sealed class ConcurrentDisposeTests
     [Fact]
     public async Task Sockets_created_after_racing_disposals_are_all_still_woken()
     {
-        using Context context = Sockets.NewContext();
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
         using var start = new Barrier(2);
         for (int i = 0; i < Races; i++)
         {
-            var socket = new Socket(context, SocketType.Pull);
+            var socket = new Socket(Context, SocketType.Pull);
             Task<int> parked = socket.RecvAsync(new byte[1], timeout.Token).AsTask();
             Task other = Waits.Run(() =>
             {
@@ -33,13 +32,13 @@ public sealed class ConcurrentDisposeTests
         }
 
         var pulls = new Socket[Survivors];
-        using var push = new Socket(context, SocketType.Push);
+        using var push = new Socket(Context, SocketType.Push);
         try
         {
             var receives = new Task<string>[Survivors];
             for (int i = 0; i < Survivors; i++)
             {
-                pulls[i] = new Socket(context, SocketType.Pull);
+                pulls[i] = new Socket(Context, SocketType.Pull);
                 push.Connect(Endpoints.BindInproc(pulls[i]));
                 receives[i] = pulls[i].RecvStringAsync(timeout.Token).AsTask();
             }

@@ -3,14 +3,13 @@ using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Async;
 
 /// <summary>Disposing a socket completes its parked receive and send with ObjectDisposedException.</summary>
-public sealed class DisposeCompletesPendingTests
+public sealed class DisposeCompletesPendingTests : ContextPerTest
 {
     [Fact]
     public async Task Disposing_the_socket_completes_a_pending_receive_and_send_with_ObjectDisposedException()
     {
-        using Context context = Sockets.NewContext();
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
-        var dealer = new Socket(context, SocketType.Dealer);
+        var dealer = new Socket(Context, SocketType.Dealer);
         dealer.Bind(Endpoints.EphemeralTcp);
 
         // Unconnected, a DEALER can neither receive nor send: both operations park.
@@ -28,8 +27,7 @@ public sealed class DisposeCompletesPendingTests
     [Fact]
     public void Operations_started_after_dispose_throw_ObjectDisposedException_from_the_call()
     {
-        using Context context = Sockets.NewContext();
-        var pull = new Socket(context, SocketType.Pull);
+        var pull = new Socket(Context, SocketType.Pull);
         using var message = new Message();
         _ = pull.RecvAsync(new byte[1]);
         pull.Dispose();
@@ -43,9 +41,8 @@ public sealed class DisposeCompletesPendingTests
     [Fact]
     public async Task Disposing_many_sockets_with_parked_receives_completes_every_one()
     {
-        using Context context = Sockets.NewContext();
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
-        var sockets = Enumerable.Range(0, 50).Select(_ => new Socket(context, SocketType.Pull)).ToArray();
+        var sockets = Enumerable.Range(0, 50).Select(_ => new Socket(Context, SocketType.Pull)).ToArray();
         var receives = sockets.Select(socket => socket.RecvAsync(new byte[4], timeout.Token).AsTask()).ToArray();
 
         foreach (Socket socket in sockets)

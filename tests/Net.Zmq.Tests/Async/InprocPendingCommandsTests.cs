@@ -6,20 +6,19 @@ namespace Net.Zmq.Tests.Async;
 /// Lost-wake-up trap: over inproc, a connect before the bind leaves the pipe's attach as a command that only
 /// reaches the socket when something processes its commands; an operation parked across it must still complete.
 /// </summary>
-public sealed class InprocPendingCommandsTests
+public sealed class InprocPendingCommandsTests : ContextPerTest
 {
     private const int Rounds = 100;
 
     [Fact]
     public async Task A_receive_parked_on_a_pair_that_connected_before_the_bind_completes_when_the_peer_sends()
     {
-        using Context context = Sockets.NewContext();
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
         for (int i = 0; i < Rounds; i++)
         {
             string endpoint = Endpoints.NewInproc();
-            using var early = new Socket(context, SocketType.Pair);
-            using var late = new Socket(context, SocketType.Pair);
+            using var early = new Socket(Context, SocketType.Pair);
+            using var late = new Socket(Context, SocketType.Pair);
             early.Connect(endpoint);
             ValueTask<string> received = early.RecvStringAsync(timeout.Token);
             Assert.False(received.IsCompleted);
@@ -33,13 +32,12 @@ public sealed class InprocPendingCommandsTests
     [Fact]
     public async Task A_send_parked_on_a_pair_before_its_peer_binds_is_delivered_after_the_bind()
     {
-        using Context context = Sockets.NewContext();
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
         for (int i = 0; i < Rounds; i++)
         {
             string endpoint = Endpoints.NewInproc();
-            using var early = new Socket(context, SocketType.Pair);
-            using var late = Sockets.New(context, SocketType.Pair);
+            using var early = new Socket(Context, SocketType.Pair);
+            using var late = Sockets.New(Context, SocketType.Pair);
             early.Connect(endpoint);
             late.Bind(endpoint);
 
@@ -52,12 +50,11 @@ public sealed class InprocPendingCommandsTests
     [Fact]
     public async Task A_receive_parked_on_the_binder_completes_when_a_late_connector_sends()
     {
-        using Context context = Sockets.NewContext();
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
         for (int i = 0; i < Rounds; i++)
         {
-            using var binder = new Socket(context, SocketType.Pull);
-            using var connector = new Socket(context, SocketType.Push);
+            using var binder = new Socket(Context, SocketType.Pull);
+            using var connector = new Socket(Context, SocketType.Push);
             string endpoint = Endpoints.BindInproc(binder);
             ValueTask<string> received = binder.RecvStringAsync(timeout.Token);
 

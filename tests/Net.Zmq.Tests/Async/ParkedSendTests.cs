@@ -3,7 +3,7 @@ using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Async;
 
 /// <summary>A send that cannot be queued waits without a thread and completes once the socket can take it.</summary>
-public sealed class ParkedSendTests
+public sealed class ParkedSendTests : ContextPerTest
 {
     [Fact]
     public async Task A_push_without_a_peer_parks_its_send_until_a_peer_connects()
@@ -23,9 +23,8 @@ public sealed class ParkedSendTests
     [Fact]
     public async Task A_send_parked_at_the_high_water_mark_completes_when_the_peer_reads_and_its_frame_comes_last()
     {
-        using Context context = Sockets.NewContext();
-        using var push = new Socket(context, SocketType.Push);
-        using var pull = Sockets.New(context, SocketType.Pull);
+        using var push = new Socket(Context, SocketType.Push);
+        using var pull = Sockets.New(Context, SocketType.Pull);
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
         push.SetOption(SocketOption.SendHighWatermark, 2);
         pull.SetOption(SocketOption.ReceiveHighWatermark, 2);

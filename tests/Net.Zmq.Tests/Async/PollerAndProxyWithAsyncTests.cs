@@ -6,7 +6,7 @@ namespace Net.Zmq.Tests.Async;
 /// A Poller or a Proxy never drives a socket that Net.Zmq's reactor drives: a socket used asynchronously is refused,
 /// async use of a socket a Poller holds is refused, and after the Poller released it the async API works. Never a hang.
 /// </summary>
-public sealed class PollerAndProxyWithAsyncTests
+public sealed class PollerAndProxyWithAsyncTests : ContextPerTest
 {
     [Fact]
     public async Task A_socket_with_a_parked_receive_is_refused_by_Poller_Add_and_the_receive_still_completes()
@@ -88,10 +88,9 @@ public sealed class PollerAndProxyWithAsyncTests
     [Fact]
     public async Task Proxy_refuses_a_socket_used_asynchronously()
     {
-        using Context context = Sockets.NewContext();
-        using var frontend = new Socket(context, SocketType.Pull);
-        using var backend = new Socket(context, SocketType.Push);
-        using var peer = new Socket(context, SocketType.Push);
+        using var frontend = new Socket(Context, SocketType.Pull);
+        using var backend = new Socket(Context, SocketType.Push);
+        using var peer = new Socket(Context, SocketType.Push);
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
         peer.Connect(Endpoints.BindInproc(frontend));
         peer.Send("one");

@@ -5,7 +5,7 @@ using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Discovery;
 
 /// <summary>Beacons on one port find each other; the filter and the echo setting decide what a receive returns.</summary>
-public sealed class BeaconDiscoveryTests
+public sealed class BeaconDiscoveryTests : ContextPerTest
 {
     [Fact]
     public void Two_beacons_on_loopback_receive_each_others_payload()
@@ -162,8 +162,7 @@ public sealed class BeaconDiscoveryTests
     [Fact]
     public void A_Poller_wakes_on_the_beacons_handle_beside_a_ZeroMQ_socket()
     {
-        using Context context = Sockets.NewContext();
-        using Socket idle = Sockets.New(context, SocketType.Pull);
+        using Socket idle = Sockets.New(Context, SocketType.Pull);
         Endpoints.BindInproc(idle);
         using Beacon listener = LoopbackBeacons.First();
         using Beacon peer = LoopbackBeacons.Beside(listener);

@@ -5,9 +5,10 @@ using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.DocSnippets;
 
 /// <summary>
-/// The code of the benchmark articles the project started from (its seed documents 000, 001 and 002, kept outside
-/// this repository): receive loops and buffer strategies, compiled as written and checked to do what their text says.
-/// Only <c>socket.Recv(ref msg)</c> on a <c>using</c> variable is left out: C# forbids it.
+/// The code of the benchmark articles the project started from (the first Net.Zmq's benchmark report, its Korean
+/// edition, and the article on why message pooling was removed, kept outside this repository): receive loops and
+/// buffer strategies, compiled as written and checked to do what their text says. Only
+/// <c>socket.Recv(ref msg)</c> on a <c>using</c> variable is left out: C# forbids it.
 /// </summary>
 public sealed class BenchmarkArticleSnippetTests : IDisposable
 {
@@ -76,7 +77,7 @@ public sealed class BenchmarkArticleSnippetTests : IDisposable
             {
                 n++;
             }
-            Thread.Sleep(1);  // Sleep 1ms to reduce CPU usage (the seed's own loop)
+            Thread.Sleep(1);  // Sleep 1ms to reduce CPU usage (the article's own loop)
         }
 
         Assert.Equal(MessageCount, n);

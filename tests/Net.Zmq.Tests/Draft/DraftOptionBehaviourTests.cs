@@ -2,18 +2,17 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Draft;
 
-public class DraftOptionBehaviourTests
+public class DraftOptionBehaviourTests : ContextPerTest
 {
     [SkippableFact]
     public void RouterNotify_delivers_an_empty_frame_from_a_peer_when_it_connects_and_when_it_disconnects()
     {
         DraftSupport.RequireDraft();
-        using Context context = Sockets.NewContext();
-        using Socket router = Sockets.New(context, SocketType.Router);
+        using Socket router = Sockets.New(Context, SocketType.Router);
         router.SetOption(SocketOption.RouterNotify, 3); // ZMQ_NOTIFY_CONNECT | ZMQ_NOTIFY_DISCONNECT
         string endpoint = Endpoints.BindTcp(router);
 
-        using (Socket dealer = Sockets.New(context, SocketType.Dealer))
+        using (Socket dealer = Sockets.New(Context, SocketType.Dealer))
         {
             dealer.SetOption(SocketOption.RoutingId, "dealer-1");
             dealer.Connect(endpoint);
@@ -27,13 +26,12 @@ public class DraftOptionBehaviourTests
     public void HelloMessage_and_DisconnectMessage_reach_the_server_when_a_client_comes_and_goes()
     {
         DraftSupport.RequireDraft();
-        using Context context = Sockets.NewContext();
-        using Socket server = Sockets.New(context, SocketType.Server);
+        using Socket server = Sockets.New(Context, SocketType.Server);
         server.SetOption(SocketOption.DisconnectMessage, "gone"u8);
         string endpoint = Endpoints.BindTcp(server);
 
         uint clientId;
-        using (Socket client = Sockets.New(context, SocketType.Client))
+        using (Socket client = Sockets.New(Context, SocketType.Client))
         {
             client.SetOption(SocketOption.HelloMessage, "hello"u8);
             client.Connect(endpoint);
@@ -51,9 +49,8 @@ public class DraftOptionBehaviourTests
     public void OnlyFirstSubscribe_lets_a_frame_after_data_pass_as_data_instead_of_subscribing()
     {
         // In zmq.h's draft section, but handled by every libzmq 4.3 build.
-        using Context context = Sockets.NewContext();
-        using Socket publisher = Sockets.New(context, SocketType.XPub);
-        using Socket subscriber = Sockets.New(context, SocketType.XSub);
+        using Socket publisher = Sockets.New(Context, SocketType.XPub);
+        using Socket subscriber = Sockets.New(Context, SocketType.XSub);
         publisher.SetOption(SocketOption.OnlyFirstSubscribe, true);
         subscriber.SetOption(SocketOption.OnlyFirstSubscribe, true);
         subscriber.Connect(Endpoints.BindInproc(publisher));

@@ -2,17 +2,16 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Draft;
 
-public class DraftPollingAndAsyncTests
+public class DraftPollingAndAsyncTests : ContextPerTest
 {
     [SkippableFact]
     public void Poller_waits_on_a_Server_and_a_Dish_together()
     {
         DraftSupport.RequireDraft();
-        using Context context = Sockets.NewContext();
-        using Socket server = Sockets.New(context, SocketType.Server);
-        using Socket client = Sockets.New(context, SocketType.Client);
-        using Socket radio = Sockets.New(context, SocketType.Radio);
-        using Socket dish = Sockets.New(context, SocketType.Dish);
+        using Socket server = Sockets.New(Context, SocketType.Server);
+        using Socket client = Sockets.New(Context, SocketType.Client);
+        using Socket radio = Sockets.New(Context, SocketType.Radio);
+        using Socket dish = Sockets.New(Context, SocketType.Dish);
         client.Connect(Endpoints.BindTcp(server));
         dish.Connect(Endpoints.BindInproc(radio));
         dish.Join("g");
@@ -71,10 +70,9 @@ public class DraftPollingAndAsyncTests
     public void Draft_sockets_read_their_type_and_report_themselves_thread_safe()
     {
         DraftSupport.RequireDraft();
-        using Context context = Sockets.NewContext();
         foreach (SocketType type in Enum.GetValues<SocketType>().Where(type => type >= SocketType.Server))
         {
-            using Socket socket = Sockets.New(context, type);
+            using Socket socket = Sockets.New(Context, type);
             Assert.Equal((int)type, socket.GetOption<int>(SocketOption.Type));
             Assert.True(socket.GetOption<bool>(SocketOption.ThreadSafe), $"{type} should be thread-safe");
             Assert.Throws<ZmqException>(() => socket.GetOption<long>(SocketOption.FileDescriptor));

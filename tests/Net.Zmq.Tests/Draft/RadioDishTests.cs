@@ -2,7 +2,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Draft;
 
-public class RadioDishTests
+public class RadioDishTests : ContextPerTest
 {
     [SkippableFact]
     public void Dish_receives_only_the_groups_it_joined_over_tcp_and_nothing_after_leaving()
@@ -39,9 +39,8 @@ public class RadioDishTests
     public void Radio_reaches_a_dish_over_udp()
     {
         DraftSupport.RequireDraft();
-        using Context context = Sockets.NewContext();
-        using Socket radio = Sockets.New(context, SocketType.Radio);
-        using Socket dish = Sockets.New(context, SocketType.Dish);
+        using Socket radio = Sockets.New(Context, SocketType.Radio);
+        using Socket dish = Sockets.New(Context, SocketType.Dish);
         string endpoint = $"udp://127.0.0.1:{FreeUdpPort()}";
         dish.Bind(endpoint);
         dish.Join("telemetry");
@@ -60,8 +59,7 @@ public class RadioDishTests
     public void Join_twice_and_Leave_without_Join_are_refused_with_EINVAL()
     {
         DraftSupport.RequireDraft();
-        using Context context = Sockets.NewContext();
-        using Socket dish = Sockets.New(context, SocketType.Dish);
+        using Socket dish = Sockets.New(Context, SocketType.Dish);
         dish.Join("a");
 
         var twice = Assert.Throws<ZmqException>(() => dish.Join("a"));
@@ -77,9 +75,8 @@ public class RadioDishTests
     public void Join_and_Leave_are_for_Dish_sockets_only()
     {
         DraftSupport.RequireDraft();
-        using Context context = Sockets.NewContext();
-        using Socket radio = Sockets.New(context, SocketType.Radio);
-        using Socket sub = Sockets.New(context, SocketType.Sub);
+        using Socket radio = Sockets.New(Context, SocketType.Radio);
+        using Socket sub = Sockets.New(Context, SocketType.Sub);
 
         Assert.Contains("Dish", Assert.Throws<NotSupportedException>(() => radio.Join("g")).Message, StringComparison.Ordinal);
         Assert.Contains("Dish", Assert.Throws<NotSupportedException>(() => sub.Leave("g")).Message, StringComparison.Ordinal);
@@ -88,8 +85,7 @@ public class RadioDishTests
     [Fact]
     public void Join_checks_the_group_name_before_anything_else()
     {
-        using Context context = Sockets.NewContext();
-        using Socket sub = Sockets.New(context, SocketType.Sub);
+        using Socket sub = Sockets.New(Context, SocketType.Sub);
 
         Assert.Throws<ArgumentNullException>(() => sub.Join(null!));
         Assert.Throws<ArgumentException>(() => sub.Join(""));

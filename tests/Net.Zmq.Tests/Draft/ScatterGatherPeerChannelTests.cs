@@ -2,16 +2,15 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Draft;
 
-public class ScatterGatherPeerChannelTests
+public class ScatterGatherPeerChannelTests : ContextPerTest
 {
     [SkippableFact]
     public void Gather_fair_queues_what_two_scatters_send()
     {
         DraftSupport.RequireDraft();
-        using Context context = Sockets.NewContext();
-        using Socket gather = Sockets.New(context, SocketType.Gather);
-        using Socket left = Sockets.New(context, SocketType.Scatter);
-        using Socket right = Sockets.New(context, SocketType.Scatter);
+        using Socket gather = Sockets.New(Context, SocketType.Gather);
+        using Socket left = Sockets.New(Context, SocketType.Scatter);
+        using Socket right = Sockets.New(Context, SocketType.Scatter);
         string endpoint = Endpoints.BindTcp(gather);
         left.Connect(endpoint);
         right.Connect(endpoint);
@@ -36,9 +35,8 @@ public class ScatterGatherPeerChannelTests
     public void Peers_connect_to_each_other_with_ConnectPeer_and_answer_by_routing_id()
     {
         DraftSupport.RequireDraft();
-        using Context context = Sockets.NewContext();
-        using Socket alice = Sockets.New(context, SocketType.Peer);
-        using Socket bob = Sockets.New(context, SocketType.Peer);
+        using Socket alice = Sockets.New(Context, SocketType.Peer);
+        using Socket bob = Sockets.New(Context, SocketType.Peer);
         string aliceEndpoint = Endpoints.BindTcp(alice);
         string bobEndpoint = Endpoints.BindTcp(bob);
 
@@ -73,9 +71,8 @@ public class ScatterGatherPeerChannelTests
     public void ConnectPeer_is_refused_on_other_types_and_with_Immediate()
     {
         DraftSupport.RequireDraft();
-        using Context context = Sockets.NewContext();
-        using Socket client = Sockets.New(context, SocketType.Client);
-        using Socket peer = Sockets.New(context, SocketType.Peer);
+        using Socket client = Sockets.New(Context, SocketType.Client);
+        using Socket peer = Sockets.New(Context, SocketType.Peer);
         peer.SetOption(SocketOption.Immediate, true);
 
         Assert.Throws<NotSupportedException>(() => client.ConnectPeer("tcp://127.0.0.1:1"));

@@ -2,16 +2,15 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Draft;
 
-public class ServerClientTests
+public class ServerClientTests : ContextPerTest
 {
     [SkippableFact]
     public void Server_answers_each_client_through_the_routing_id_its_request_carried()
     {
         DraftSupport.RequireDraft();
-        using Context context = Sockets.NewContext();
-        using Socket server = Sockets.New(context, SocketType.Server);
-        using Socket first = Sockets.New(context, SocketType.Client);
-        using Socket second = Sockets.New(context, SocketType.Client);
+        using Socket server = Sockets.New(Context, SocketType.Server);
+        using Socket first = Sockets.New(Context, SocketType.Client);
+        using Socket second = Sockets.New(Context, SocketType.Client);
         string endpoint = Endpoints.BindTcp(server);
         first.Connect(endpoint);
         second.Connect(endpoint);
@@ -40,8 +39,7 @@ public class ServerClientTests
     public void Server_send_to_an_unknown_routing_id_fails_with_EHOSTUNREACH()
     {
         DraftSupport.RequireDraft();
-        using Context context = Sockets.NewContext();
-        using Socket server = Sockets.New(context, SocketType.Server);
+        using Socket server = Sockets.New(Context, SocketType.Server);
         using var message = new Message("nobody") { RoutingId = 12345 };
 
         var ex = Assert.Throws<ZmqException>(() => server.Send(message));

@@ -3,7 +3,7 @@ using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Draft;
 
 /// <summary>What a libzmq without the draft API (the system's 4.3.4) does with the draft members: a clear NotSupportedException.</summary>
-public class WithoutDraftTests
+public class WithoutDraftTests : ContextPerTest
 {
     public static TheoryData<SocketType> DraftTypes => new(Enum.GetValues<SocketType>().Where(type => type >= SocketType.Server));
 
@@ -12,9 +12,8 @@ public class WithoutDraftTests
     public void Creating_a_draft_socket_throws_NotSupportedException(SocketType type)
     {
         DraftSupport.RequireNoDraft();
-        using Context context = Sockets.NewContext();
 
-        var ex = Assert.Throws<NotSupportedException>(() => new Socket(context, type));
+        var ex = Assert.Throws<NotSupportedException>(() => new Socket(Context, type));
 
         DraftSupport.AssertSaysDraftIsMissing(ex);
         Assert.Contains(type.ToString(), ex.Message, StringComparison.Ordinal);
@@ -50,8 +49,7 @@ public class WithoutDraftTests
     {
         DraftSupport.RequireDraft();
         Assert.True(Context.Has("draft"));
-        using Context context = Sockets.NewContext();
-        using var socket = new Socket(context, SocketType.Server);
+        using var socket = new Socket(Context, SocketType.Server);
         Assert.Equal(SocketType.Server, socket.Type);
     }
 }

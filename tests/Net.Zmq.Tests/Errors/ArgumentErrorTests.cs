@@ -1,12 +1,12 @@
+using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Errors;
 
-public class ArgumentErrorTests
+public class ArgumentErrorTests : ContextPerTest
 {
     [Fact]
     public void Null_endpoint_throws_ArgumentNullException()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Pair);
+        using var socket = new Socket(Context, SocketType.Pair);
 
         Assert.Throws<ArgumentNullException>(() => socket.Bind(null!));
         Assert.Throws<ArgumentNullException>(() => socket.Connect(null!));
@@ -17,8 +17,7 @@ public class ArgumentErrorTests
     [Fact]
     public void Empty_endpoint_throws_ArgumentException()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Pair);
+        using var socket = new Socket(Context, SocketType.Pair);
 
         Assert.Throws<ArgumentException>(() => socket.Bind(""));
         Assert.Throws<ArgumentException>(() => socket.Connect(""));
@@ -29,8 +28,7 @@ public class ArgumentErrorTests
     [Fact]
     public void Null_send_arguments_throw_ArgumentNullException()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Pair);
+        using var socket = new Socket(Context, SocketType.Pair);
 
         Assert.Throws<ArgumentNullException>(() => socket.Send((byte[])null!));
         Assert.Throws<ArgumentNullException>(() => socket.Send((string)null!));
@@ -44,8 +42,7 @@ public class ArgumentErrorTests
     [Fact]
     public void Empty_multipart_message_throws_ArgumentException()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Pair);
+        using var socket = new Socket(Context, SocketType.Pair);
         using var empty = new MultipartMessage();
 
         Assert.Throws<ArgumentException>(() => socket.SendMultipart(empty));
@@ -55,8 +52,7 @@ public class ArgumentErrorTests
     [Fact]
     public void Null_receive_arguments_throw_ArgumentNullException()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Pair);
+        using var socket = new Socket(Context, SocketType.Pair);
 
         Assert.Throws<ArgumentNullException>(() => socket.Recv((byte[])null!));
         Assert.Throws<ArgumentNullException>(() => socket.Recv((Message)null!));
@@ -67,8 +63,7 @@ public class ArgumentErrorTests
     [Fact]
     public void Negative_native_sizes_throw_ArgumentOutOfRangeException()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Pair);
+        using var socket = new Socket(Context, SocketType.Pair);
 
         Assert.Throws<ArgumentOutOfRangeException>(() => socket.Send(1, -1));
         Assert.Throws<ArgumentOutOfRangeException>(() => socket.Recv(1, -1));
@@ -83,8 +78,7 @@ public class ArgumentErrorTests
     [Fact]
     public void Null_subscription_throws_ArgumentNullException()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Sub);
+        using var socket = new Socket(Context, SocketType.Sub);
 
         Assert.Throws<ArgumentNullException>(() => socket.Subscribe((string)null!));
         Assert.Throws<ArgumentNullException>(() => socket.Unsubscribe((string)null!));
@@ -93,8 +87,7 @@ public class ArgumentErrorTests
     [Fact]
     public void Null_option_values_throw_ArgumentNullException()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         Assert.Throws<ArgumentNullException>(() => socket.SetOption(SocketOption.RoutingId, (byte[])null!));
         Assert.Throws<ArgumentNullException>(() => socket.SetOption(SocketOption.ZapDomain, (string)null!));
@@ -120,9 +113,8 @@ public class ArgumentErrorTests
     [InlineData(99)]
     public void Unknown_socket_type_throws_ArgumentOutOfRangeException(int type)
     {
-        using var context = new Context();
 
-        var ex = Assert.Throws<ArgumentOutOfRangeException>(() => new Socket(context, (SocketType)type));
+        var ex = Assert.Throws<ArgumentOutOfRangeException>(() => new Socket(Context, (SocketType)type));
 
         Assert.Equal("type", ex.ParamName);
     }

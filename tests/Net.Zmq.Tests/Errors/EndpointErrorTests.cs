@@ -2,7 +2,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Errors;
 
-public class EndpointErrorTests
+public class EndpointErrorTests : ContextPerTest
 {
     public static TheoryData<string> MalformedEndpoints => new("tcp://127.0.0.1", "garbage", "tcp://127.0.0.1:abc", "tcp://", "inproc://", "ipc://");
 
@@ -10,8 +10,7 @@ public class EndpointErrorTests
     [MemberData(nameof(MalformedEndpoints))]
     public void Bind_to_a_malformed_endpoint_throws_EINVAL(string endpoint)
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Pull);
+        using var socket = new Socket(Context, SocketType.Pull);
 
         var ex = Assert.Throws<ZmqException>(() => socket.Bind(endpoint));
 
@@ -23,8 +22,7 @@ public class EndpointErrorTests
     [MemberData(nameof(MalformedEndpoints))]
     public void Connect_to_a_malformed_endpoint_throws_EINVAL(string endpoint)
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Push);
+        using var socket = new Socket(Context, SocketType.Push);
 
         var ex = Assert.Throws<ZmqException>(() => socket.Connect(endpoint));
 
@@ -36,8 +34,7 @@ public class EndpointErrorTests
     [InlineData("http://127.0.0.1:80")]
     public void Unknown_transport_throws_EPROTONOSUPPORT(string endpoint)
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Pull);
+        using var socket = new Socket(Context, SocketType.Pull);
 
         var bind = Assert.Throws<ZmqException>(() => socket.Bind(endpoint));
         var connect = Assert.Throws<ZmqException>(() => socket.Connect(endpoint));
@@ -49,8 +46,7 @@ public class EndpointErrorTests
     [Fact]
     public void Transport_the_socket_type_cannot_use_throws_ENOCOMPATPROTO()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Pub);
+        using var socket = new Socket(Context, SocketType.Pub);
 
         var ex = Assert.Throws<ZmqException>(() => socket.Bind("udp://127.0.0.1:5555"));
 
@@ -60,8 +56,7 @@ public class EndpointErrorTests
     [Fact]
     public void Binding_an_address_that_is_not_local_throws_ENODEV()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Pull);
+        using var socket = new Socket(Context, SocketType.Pull);
 
         var ex = Assert.Throws<ZmqException>(() => socket.Bind("tcp://256.1.1.1:5555"));
 
@@ -71,9 +66,8 @@ public class EndpointErrorTests
     [Fact]
     public void Binding_a_tcp_endpoint_another_socket_holds_throws_EADDRINUSE()
     {
-        using var context = new Context();
-        using var first = new Socket(context, SocketType.Pull);
-        using var second = new Socket(context, SocketType.Pull);
+        using var first = new Socket(Context, SocketType.Pull);
+        using var second = new Socket(Context, SocketType.Pull);
         first.Bind(Endpoints.EphemeralTcp);
         string endpoint = first.LastEndpoint;
 
@@ -85,9 +79,8 @@ public class EndpointErrorTests
     [Fact]
     public void Binding_an_inproc_name_another_socket_holds_throws_EADDRINUSE()
     {
-        using var context = new Context();
-        using var first = new Socket(context, SocketType.Pull);
-        using var second = new Socket(context, SocketType.Pull);
+        using var first = new Socket(Context, SocketType.Pull);
+        using var second = new Socket(Context, SocketType.Pull);
         string endpoint = Endpoints.NewInproc();
         first.Bind(endpoint);
 
@@ -99,8 +92,7 @@ public class EndpointErrorTests
     [Fact]
     public void Unbind_of_an_endpoint_never_bound_throws_ENOENT()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Pull);
+        using var socket = new Socket(Context, SocketType.Pull);
 
         var tcp = Assert.Throws<ZmqException>(() => socket.Unbind("tcp://127.0.0.1:5999"));
         var inproc = Assert.Throws<ZmqException>(() => socket.Unbind(Endpoints.NewInproc()));
@@ -112,8 +104,7 @@ public class EndpointErrorTests
     [Fact]
     public void Disconnect_of_an_endpoint_never_connected_throws_ENOENT()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Push);
+        using var socket = new Socket(Context, SocketType.Push);
 
         var ex = Assert.Throws<ZmqException>(() => socket.Disconnect("tcp://127.0.0.1:5999"));
 
@@ -123,9 +114,8 @@ public class EndpointErrorTests
     [Fact]
     public void Unbind_frees_an_inproc_name_for_another_socket()
     {
-        using var context = new Context();
-        using var first = new Socket(context, SocketType.Pull);
-        using var second = new Socket(context, SocketType.Pull);
+        using var first = new Socket(Context, SocketType.Pull);
+        using var second = new Socket(Context, SocketType.Pull);
         string endpoint = Endpoints.NewInproc();
         first.Bind(endpoint);
 
@@ -138,8 +128,7 @@ public class EndpointErrorTests
     [Fact]
     public void Unbinding_a_tcp_endpoint_twice_throws_ENOENT_the_second_time()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Pull);
+        using var socket = new Socket(Context, SocketType.Pull);
         socket.Bind(Endpoints.EphemeralTcp);
         string endpoint = socket.LastEndpoint;
 

@@ -1,12 +1,12 @@
+using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Errors;
 
-public class OptionErrorTests
+public class OptionErrorTests : ContextPerTest
 {
     [Fact]
     public void Option_of_the_wrong_kind_throws_ArgumentException_not_ZmqException()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         var ex = Assert.Throws<ArgumentException>(() => socket.SetOption(SocketOption.Linger, true));
 
@@ -17,8 +17,7 @@ public class OptionErrorTests
     [Fact]
     public void Reading_a_write_only_option_throws_ArgumentException_naming_the_option()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Sub);
+        using var socket = new Socket(Context, SocketType.Sub);
 
         var ex = Assert.Throws<ArgumentException>(() => socket.GetOption<byte[]>(SocketOption.Subscribe));
 
@@ -29,8 +28,7 @@ public class OptionErrorTests
     [Fact]
     public void Writing_a_read_only_option_throws_ArgumentException_naming_the_option()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         var ex = Assert.Throws<ArgumentException>(() => socket.SetOption(SocketOption.Events, 0));
 
@@ -41,8 +39,7 @@ public class OptionErrorTests
     [Fact]
     public void Value_out_of_range_throws_ZmqException_EINVAL()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         var linger = Assert.Throws<ZmqException>(() => socket.SetOption(SocketOption.Linger, -2));
         var watermark = Assert.Throws<ZmqException>(() => socket.SetOption(SocketOption.SendHighWatermark, -1));

@@ -2,15 +2,14 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Errors;
 
-public class SocketTypeErrorTests
+public class SocketTypeErrorTests : ContextPerTest
 {
     [Theory]
     [InlineData(SocketType.Pub)]
     [InlineData(SocketType.Push)]
     public void Recv_on_a_send_only_socket_throws_ENOTSUP(SocketType type)
     {
-        using var context = new Context();
-        using var socket = new Socket(context, type);
+        using var socket = new Socket(Context, type);
 
         var bytes = Assert.Throws<ZmqException>(() => socket.Recv(new byte[16]));
         var message = Assert.Throws<ZmqException>(() => socket.Recv());
@@ -26,8 +25,7 @@ public class SocketTypeErrorTests
     [InlineData(SocketType.Pull)]
     public void Send_on_a_receive_only_socket_throws_ENOTSUP(SocketType type)
     {
-        using var context = new Context();
-        using var socket = new Socket(context, type);
+        using var socket = new Socket(Context, type);
 
         var text = Assert.Throws<ZmqException>(() => socket.Send("x"));
         var bytes = Assert.Throws<ZmqException>(() => socket.Send(new byte[] { 1 }));
@@ -43,9 +41,8 @@ public class SocketTypeErrorTests
     [Fact]
     public void Req_sending_twice_without_a_reply_throws_EFSM()
     {
-        using var context = new Context();
-        using var rep = new Socket(context, SocketType.Rep);
-        using var req = new Socket(context, SocketType.Req);
+        using var rep = new Socket(Context, SocketType.Rep);
+        using var req = new Socket(Context, SocketType.Req);
         string endpoint = Endpoints.NewInproc();
         rep.Bind(endpoint);
         req.Connect(endpoint);
@@ -59,8 +56,7 @@ public class SocketTypeErrorTests
     [Fact]
     public void Rep_sending_before_it_received_throws_EFSM()
     {
-        using var context = new Context();
-        using var rep = new Socket(context, SocketType.Rep);
+        using var rep = new Socket(Context, SocketType.Rep);
 
         var ex = Assert.Throws<ZmqException>(() => rep.Send("unsolicited"));
 
@@ -70,8 +66,7 @@ public class SocketTypeErrorTests
     [Fact]
     public void Req_receiving_before_it_sent_throws_EFSM()
     {
-        using var context = new Context();
-        using var req = new Socket(context, SocketType.Req);
+        using var req = new Socket(Context, SocketType.Req);
 
         var ex = Assert.Throws<ZmqException>(() => req.Recv(new byte[8]));
 
@@ -81,8 +76,7 @@ public class SocketTypeErrorTests
     [Fact]
     public void Receive_timeout_throws_EAGAIN_and_DontWait_returns_nothing()
     {
-        using var context = new Context();
-        using var pull = new Socket(context, SocketType.Pull);
+        using var pull = new Socket(Context, SocketType.Pull);
         pull.Bind(Endpoints.NewInproc());
         pull.SetOption(SocketOption.ReceiveTimeout, 10);
 
@@ -98,8 +92,7 @@ public class SocketTypeErrorTests
     [Fact]
     public void Send_timeout_throws_EAGAIN_and_DontWait_returns_false()
     {
-        using var context = new Context();
-        using var push = new Socket(context, SocketType.Push); // no peer: nothing can be queued
+        using var push = new Socket(Context, SocketType.Push); // no peer: nothing can be queued
         push.SetOption(SocketOption.SendTimeout, 10);
 
         var ex = Assert.Throws<ZmqException>(() => push.Send("stuck"));
@@ -112,8 +105,7 @@ public class SocketTypeErrorTests
     [Fact]
     public void Zmq_errors_are_ZmqException_and_not_the_ETERM_subclass()
     {
-        using var context = new Context();
-        using var pub = new Socket(context, SocketType.Pub);
+        using var pub = new Socket(Context, SocketType.Pub);
 
         var ex = Assert.ThrowsAny<ZmqException>(() => pub.RecvBytes());
 

@@ -4,7 +4,7 @@ using Loop = Net.Zmq.EventLoop;
 namespace Net.Zmq.Tests.EventLoop;
 
 /// <summary>Sockets in an event loop: their handlers run on the loop thread when they are ready, and they come and go at any time.</summary>
-public sealed class EventLoopReadinessTests
+public sealed class EventLoopReadinessTests : ContextPerTest
 {
     [Fact]
     public async Task The_receive_handler_gets_every_message_on_the_loop_thread()
@@ -65,11 +65,10 @@ public sealed class EventLoopReadinessTests
     [Fact]
     public async Task A_socket_removed_by_an_earlier_handler_of_the_same_pass_is_not_called()
     {
-        using var context = Sockets.NewContext();
-        using var first = Sockets.New(context, SocketType.Pull);
-        using var second = Sockets.New(context, SocketType.Pull);
-        using var feeder = Sockets.New(context, SocketType.Push);
-        using var feeder2 = Sockets.New(context, SocketType.Push);
+        using var first = Sockets.New(Context, SocketType.Pull);
+        using var second = Sockets.New(Context, SocketType.Pull);
+        using var feeder = Sockets.New(Context, SocketType.Push);
+        using var feeder2 = Sockets.New(Context, SocketType.Push);
         feeder.Connect(Endpoints.BindInproc(first));
         feeder2.Connect(Endpoints.BindInproc(second));
         feeder.Send("to first");

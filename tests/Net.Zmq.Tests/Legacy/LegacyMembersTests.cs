@@ -12,7 +12,7 @@ namespace Net.Zmq.Tests.Legacy;
 /// The members kept for the first Net.Zmq and for older names are hidden from IntelliSense, obsolete with the
 /// replacement named, and still work.
 /// </summary>
-public class LegacyMembersTests
+public class LegacyMembersTests : ContextPerTest
 {
     public static TheoryData<string, string> LegacyMembers => new()
     {
@@ -79,8 +79,7 @@ public class LegacyMembersTests
     [Fact]
     public void SocketMonitor_Receive_and_TryReceive_still_read_events()
     {
-        using var context = Sockets.NewContext();
-        using var server = Sockets.New(context, SocketType.Rep);
+        using var server = Sockets.New(Context, SocketType.Rep);
         using var monitor = new SocketMonitor(server, SocketEvents.Listening);
         server.Bind(Endpoints.EphemeralTcp);
 

@@ -2,7 +2,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Messages;
 
-public class InlineAndLargeFrameTests
+public class InlineAndLargeFrameTests : ContextPerTest
 {
     public static TheoryData<int> Sizes => new(0, 1, 32, 33, 34, 64, 1000, 8192, 8193, 65_536, 1 << 20);
 
@@ -49,9 +49,8 @@ public class InlineAndLargeFrameTests
     public void Sized_message_filled_through_Data_arrives_intact_over_tcp(int size)
     {
         byte[] source = Pattern(size, seed: 7);
-        using var context = new Context();
-        using var push = Sockets.New(context, SocketType.Push);
-        using var pull = Sockets.New(context, SocketType.Pull);
+        using var push = Sockets.New(Context, SocketType.Push);
+        using var pull = Sockets.New(Context, SocketType.Pull);
         pull.Bind(Endpoints.EphemeralTcp);
         push.Connect(pull.LastEndpoint);
 

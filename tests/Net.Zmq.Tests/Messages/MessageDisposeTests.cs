@@ -2,7 +2,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Messages;
 
-public class MessageDisposeTests
+public class MessageDisposeTests : ContextPerTest
 {
     [Fact]
     public void Dispose_twice_is_harmless()
@@ -50,8 +50,7 @@ public class MessageDisposeTests
     [Fact]
     public void Sending_or_receiving_into_a_disposed_message_throws_ObjectDisposedException()
     {
-        using var context = new Context();
-        using var pair = new Socket(context, SocketType.Pair);
+        using var pair = new Socket(Context, SocketType.Pair);
         var message = new Message("gone");
         message.Dispose();
 

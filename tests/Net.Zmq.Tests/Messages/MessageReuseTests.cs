@@ -2,15 +2,14 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Messages;
 
-public class MessageReuseTests
+public class MessageReuseTests : ContextPerTest
 {
     [Fact]
     public void One_message_receives_frames_of_many_different_sizes_in_turn()
     {
         int[] sizes = [0, 1, 33, 34, 5, 100_000, 2, 8192, 0, 33, 1 << 20, 7];
-        using var context = new Context();
-        using var push = Sockets.New(context, SocketType.Push);
-        using var pull = Sockets.New(context, SocketType.Pull);
+        using var push = Sockets.New(Context, SocketType.Push);
+        using var pull = Sockets.New(Context, SocketType.Pull);
         pull.Bind(Endpoints.EphemeralTcp);
         push.Connect(pull.LastEndpoint);
         for (int i = 0; i < sizes.Length; i++)

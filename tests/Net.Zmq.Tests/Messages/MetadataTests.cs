@@ -2,7 +2,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Messages;
 
-public class MetadataTests
+public class MetadataTests : ContextPerTest
 {
     public static TheoryData<SocketType, SocketType, string> Peers => new()
     {
@@ -17,9 +17,8 @@ public class MetadataTests
     [MemberData(nameof(Peers))]
     public void Frame_received_over_tcp_names_the_senders_socket_type_and_address(SocketType senderType, SocketType receiverType, string expectedType)
     {
-        using var context = new Context();
-        using var receiver = Sockets.New(context, receiverType);
-        using var sender = Sockets.New(context, senderType);
+        using var receiver = Sockets.New(Context, receiverType);
+        using var sender = Sockets.New(Context, senderType);
         receiver.Bind(Endpoints.EphemeralTcp);
         sender.Connect(receiver.LastEndpoint);
         sender.Send("hello");
@@ -39,9 +38,8 @@ public class MetadataTests
     [Fact]
     public void Frame_from_a_peer_with_a_routing_id_carries_it_as_Routing_Id()
     {
-        using var context = new Context();
-        using var router = Sockets.New(context, SocketType.Router);
-        using var dealer = Sockets.New(context, SocketType.Dealer);
+        using var router = Sockets.New(Context, SocketType.Router);
+        using var dealer = Sockets.New(Context, SocketType.Dealer);
         dealer.SetOption(SocketOption.RoutingId, "alice");
         router.Bind(Endpoints.EphemeralTcp);
         dealer.Connect(router.LastEndpoint);
@@ -59,9 +57,8 @@ public class MetadataTests
     [Fact]
     public void Unknown_property_is_null()
     {
-        using var context = new Context();
-        using var receiver = Sockets.New(context, SocketType.Pull);
-        using var sender = Sockets.New(context, SocketType.Push);
+        using var receiver = Sockets.New(Context, SocketType.Pull);
+        using var sender = Sockets.New(Context, SocketType.Push);
         receiver.Bind(Endpoints.EphemeralTcp);
         sender.Connect(receiver.LastEndpoint);
         sender.Send("hello");

@@ -2,7 +2,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Messages;
 
-public class SendConsumesMessageTests
+public class SendConsumesMessageTests : ContextPerTest
 {
     [Theory]
     [InlineData("short")]
@@ -39,8 +39,7 @@ public class SendConsumesMessageTests
     [Fact]
     public void Send_that_cannot_be_queued_under_DontWait_returns_false_and_keeps_the_content()
     {
-        using var context = new Context();
-        using var push = new Socket(context, SocketType.Push); // no peer: nothing can be queued
+        using var push = new Socket(Context, SocketType.Push); // no peer: nothing can be queued
         using var message = new Message("kept");
 
         Assert.False(push.Send(message, SendFlags.DontWait));
@@ -51,8 +50,7 @@ public class SendConsumesMessageTests
     [Fact]
     public void Send_that_fails_keeps_the_content()
     {
-        using var context = new Context();
-        using var sub = new Socket(context, SocketType.Sub);
+        using var sub = new Socket(Context, SocketType.Sub);
         using var message = new Message("kept");
 
         Assert.Throws<ZmqException>(() => sub.Send(message));
@@ -63,8 +61,7 @@ public class SendConsumesMessageTests
     [Fact]
     public void Send_of_a_null_message_throws_ArgumentNullException()
     {
-        using var context = new Context();
-        using var push = new Socket(context, SocketType.Push);
+        using var push = new Socket(Context, SocketType.Push);
 
         Assert.Throws<ArgumentNullException>(() => push.Send((Message)null!));
         Assert.Throws<ArgumentNullException>(() => push.Recv((Message)null!));

@@ -3,7 +3,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Messages;
 
-public class ZeroCopyUnderGcPressureTests
+public class ZeroCopyUnderGcPressureTests : ContextPerTest
 {
     private const int MessageCount = 10_000;
 
@@ -16,9 +16,8 @@ public class ZeroCopyUnderGcPressureTests
         int wrongPointers = 0;
         using var allFreed = new ManualResetEventSlim();
 
-        using var context = new Context();
-        using var push = Sockets.New(context, SocketType.Push);
-        using var pull = Sockets.New(context, SocketType.Pull);
+        using var push = Sockets.New(Context, SocketType.Push);
+        using var pull = Sockets.New(Context, SocketType.Pull);
         pull.Bind(Endpoints.EphemeralTcp);
         push.Connect(pull.LastEndpoint);
 

@@ -2,7 +2,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Multipart;
 
-public class MultipartRoundTripTests
+public class MultipartRoundTripTests : ContextPerTest
 {
     [Fact]
     public void Three_frame_message_round_trips_with_more_set_on_all_but_the_last_frame()
@@ -126,9 +126,8 @@ public class MultipartRoundTripTests
     [Fact]
     public void Multipart_envelope_round_trips_between_dealer_and_router()
     {
-        using Context context = Sockets.NewContext();
-        using Socket router = Sockets.New(context, SocketType.Router);
-        using Socket dealer = Sockets.New(context, SocketType.Dealer);
+        using Socket router = Sockets.New(Context, SocketType.Router);
+        using Socket dealer = Sockets.New(Context, SocketType.Dealer);
         dealer.SetOption(SocketOption.RoutingId, "worker");
         dealer.Connect(Endpoints.BindTcp(router));
 

@@ -2,7 +2,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Multipart;
 
-public class SendMultipartDontWaitTests
+public class SendMultipartDontWaitTests : ContextPerTest
 {
     /// <summary>Fills a DEALER whose only pipe leads to an inproc name nobody has bound yet.</summary>
     private static int FillUntilFull(Socket dealer)
@@ -28,9 +28,8 @@ public class SendMultipartDontWaitTests
     [Fact]
     public void Byte_array_frames_on_a_full_socket_with_dont_wait_return_false_and_queue_nothing()
     {
-        using Context context = Sockets.NewContext();
-        using Socket dealer = Sockets.New(context, SocketType.Dealer);
-        using Socket receiver = Sockets.New(context, SocketType.Dealer);
+        using Socket dealer = Sockets.New(Context, SocketType.Dealer);
+        using Socket receiver = Sockets.New(Context, SocketType.Dealer);
         dealer.SetOption(SocketOption.SendHighWatermark, 2);
         string endpoint = Endpoints.NewInproc();
         dealer.Connect(endpoint);
@@ -50,9 +49,8 @@ public class SendMultipartDontWaitTests
     [Fact]
     public void Multipart_message_on_a_full_socket_with_dont_wait_returns_false_and_keeps_its_frames()
     {
-        using Context context = Sockets.NewContext();
-        using Socket dealer = Sockets.New(context, SocketType.Dealer);
-        using Socket receiver = Sockets.New(context, SocketType.Dealer);
+        using Socket dealer = Sockets.New(Context, SocketType.Dealer);
+        using Socket receiver = Sockets.New(Context, SocketType.Dealer);
         dealer.SetOption(SocketOption.SendHighWatermark, 2);
         string endpoint = Endpoints.NewInproc();
         dealer.Connect(endpoint);

@@ -2,13 +2,12 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Multipart;
 
-public class TryRecvMultipartTests
+public class TryRecvMultipartTests : ContextPerTest
 {
     [Fact]
     public void TryRecvMultipart_on_an_empty_socket_returns_false_and_null()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
+        using Socket pull = Sockets.New(Context, SocketType.Pull);
         Endpoints.BindTcp(pull);
 
         Assert.False(pull.TryRecvMultipart(out MultipartMessage? message));

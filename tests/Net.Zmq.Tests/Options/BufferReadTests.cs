@@ -1,14 +1,14 @@
 using System.Text;
+using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Options;
 
-public class BufferReadTests
+public class BufferReadTests : ContextPerTest
 {
     [Fact]
     public void String_option_read_into_a_buffer_returns_its_length_without_the_terminating_zero()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
         socket.SetOption(SocketOption.ZapDomain, "global");
         Span<byte> buffer = stackalloc byte[64];
 
@@ -21,8 +21,7 @@ public class BufferReadTests
     [Fact]
     public void Binary_option_read_into_a_buffer_returns_its_exact_bytes()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
         byte[] id = [0x7F, 0x00, 0x01, 0xFF];
         socket.SetOption(SocketOption.RoutingId, id);
         var buffer = new byte[255];
@@ -35,8 +34,7 @@ public class BufferReadTests
     [Fact]
     public void Buffer_too_small_for_the_value_throws_ZmqException_EINVAL()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
         socket.SetOption(SocketOption.RoutingId, "a-long-routing-id");
 
         var ex = Assert.Throws<ZmqException>(() => socket.GetOption(SocketOption.RoutingId, new byte[4]));
@@ -47,8 +45,7 @@ public class BufferReadTests
     [Fact]
     public void Binary_option_reads_as_utf8_text()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         socket.SetOption(SocketOption.RoutingId, "client-é");
 
@@ -59,8 +56,7 @@ public class BufferReadTests
     [Fact]
     public void String_option_reads_as_bytes_without_the_terminating_zero()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         socket.SetOption(SocketOption.PlainUsername, "alice");
 
@@ -70,8 +66,7 @@ public class BufferReadTests
     [Fact]
     public void Empty_string_clears_a_string_option_that_allows_it()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
         socket.SetOption(SocketOption.SocksProxy, "127.0.0.1:1080");
 
         socket.SetOption(SocketOption.SocksProxy, "");
@@ -82,8 +77,7 @@ public class BufferReadTests
     [Fact]
     public void Empty_PlainUsername_returns_the_socket_to_the_NULL_mechanism()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
         socket.SetOption(SocketOption.PlainUsername, "alice");
         Assert.Equal((int)SecurityMechanism.Plain, socket.GetOption<int>(SocketOption.Mechanism));
 

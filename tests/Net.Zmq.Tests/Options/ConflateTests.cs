@@ -7,7 +7,7 @@ namespace Net.Zmq.Tests.Options;
 /// receives a multipart message), so a socket with it set refuses multipart sends before anything is queued; and it
 /// keeps the last message of the socket, not of each topic.
 /// </summary>
-public class ConflateTests
+public class ConflateTests : ContextPerTest
 {
     [Fact]
     public void SendMultipart_on_a_conflating_socket_is_refused_before_anything_is_sent()
@@ -79,14 +79,13 @@ public class ConflateTests
     [Fact]
     public void Clearing_Conflate_allows_multipart_sends_again()
     {
-        using var context = Sockets.NewContext();
-        using var push = Sockets.New(context, SocketType.Push);
+        using var push = Sockets.New(Context, SocketType.Push);
         push.SetOption(SocketOption.Conflate, true);
         Assert.True(push.GetOption<bool>(SocketOption.Conflate));
         Assert.Throws<ArgumentException>(() => push.Send("a", SendFlags.SendMore));
 
         push.SetOption(SocketOption.Conflate, false);
-        using var pull = Sockets.New(context, SocketType.Pull);
+        using var pull = Sockets.New(Context, SocketType.Pull);
         string endpoint = Endpoints.BindInproc(pull);
         push.Connect(endpoint);
         Frames.SendStrings(push, "a", "b");
@@ -97,10 +96,9 @@ public class ConflateTests
     [Fact]
     public void A_conflating_subscriber_keeps_the_last_message_of_the_socket_not_of_each_topic()
     {
-        using var context = Sockets.NewContext();
-        using var publisher = Sockets.New(context, SocketType.XPub);
+        using var publisher = Sockets.New(Context, SocketType.XPub);
         string endpoint = Endpoints.BindInproc(publisher);
-        using var subscriber = Sockets.New(context, SocketType.Sub);
+        using var subscriber = Sockets.New(Context, SocketType.Sub);
         subscriber.SetOption(SocketOption.Conflate, true);
         subscriber.Connect(endpoint);
 

@@ -1,8 +1,9 @@
 using System.Text;
+using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Options;
 
-public class CurveKeyTests
+public class CurveKeyTests : ContextPerTest
 {
     private const string Z85Key = SocketOptionCases.Z85Key;
 
@@ -12,8 +13,7 @@ public class CurveKeyTests
     [MemberData(nameof(KeyOptions))]
     public void Z85_text_key_reads_back_as_the_same_text(SocketOption option)
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         socket.SetOption(option, Z85Key);
 
@@ -24,9 +24,8 @@ public class CurveKeyTests
     [MemberData(nameof(KeyOptions))]
     public void Z85_text_key_reads_back_as_32_bytes_that_encode_to_the_same_text(SocketOption option)
     {
-        using var context = new Context();
-        using var first = new Socket(context, SocketType.Dealer);
-        using var second = new Socket(context, SocketType.Dealer);
+        using var first = new Socket(Context, SocketType.Dealer);
+        using var second = new Socket(Context, SocketType.Dealer);
         first.SetOption(option, Z85Key);
 
         byte[] raw = first.GetOption<byte[]>(option);
@@ -41,8 +40,7 @@ public class CurveKeyTests
     public void Binary_key_of_32_bytes_round_trips()
     {
         byte[] key = Enumerable.Range(1, 32).Select(i => (byte)(i * 7)).ToArray();
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         socket.SetOption(SocketOption.CurveServerKey, key);
 
@@ -53,9 +51,8 @@ public class CurveKeyTests
     [Fact]
     public void Forty_ascii_bytes_are_taken_as_Z85_text()
     {
-        using var context = new Context();
-        using var fromBytes = new Socket(context, SocketType.Dealer);
-        using var fromText = new Socket(context, SocketType.Dealer);
+        using var fromBytes = new Socket(Context, SocketType.Dealer);
+        using var fromText = new Socket(Context, SocketType.Dealer);
 
         fromBytes.SetOption(SocketOption.CurvePublicKey, Encoding.ASCII.GetBytes(Z85Key));
         fromText.SetOption(SocketOption.CurvePublicKey, Z85Key);
@@ -67,8 +64,7 @@ public class CurveKeyTests
     [Fact]
     public void Key_read_into_a_32_byte_buffer_is_the_binary_key()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
         socket.SetOption(SocketOption.CurveSecretKey, Z85Key);
         Span<byte> buffer = stackalloc byte[32];
 
@@ -81,8 +77,7 @@ public class CurveKeyTests
     [Fact]
     public void Unset_key_reads_as_zero_bytes()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         Assert.Equal(new byte[32], socket.GetOption<byte[]>(SocketOption.CurveServerKey));
     }
@@ -97,8 +92,7 @@ public class CurveKeyTests
     [InlineData(64)]
     public void Key_bytes_of_another_length_throw_ArgumentException(int length)
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         var ex = Assert.Throws<ArgumentException>(() => socket.SetOption(SocketOption.CurvePublicKey, new byte[length]));
 
@@ -112,8 +106,7 @@ public class CurveKeyTests
     [InlineData(41)]
     public void Key_text_of_another_length_throws_ArgumentException(int length)
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         Assert.Throws<ArgumentException>(() => socket.SetOption(SocketOption.CurveServerKey, Z85Key.PadRight(length, 'x')[..length]));
     }
@@ -121,8 +114,7 @@ public class CurveKeyTests
     [Fact]
     public void Forty_characters_outside_the_Z85_alphabet_are_refused_by_libzmq_with_EINVAL()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         var ex = Assert.Throws<ZmqException>(() => socket.SetOption(SocketOption.CurveSecretKey, "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~"));
 
@@ -132,8 +124,7 @@ public class CurveKeyTests
     [Fact]
     public void Setting_a_server_key_makes_the_socket_a_curve_client()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         socket.SetOption(SocketOption.CurveServerKey, Z85Key);
 

@@ -1,6 +1,7 @@
+using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Options;
 
-public class OptionKindMismatchTests
+public class OptionKindMismatchTests : ContextPerTest
 {
     private static readonly Dictionary<string, (SocketOption Option, Action<Socket> Misuse)> s_misuses = new()
     {
@@ -46,8 +47,7 @@ public class OptionKindMismatchTests
     public void Option_of_the_wrong_kind_throws_ArgumentException(string misuse)
     {
         (SocketOption option, Action<Socket> act) = s_misuses[misuse];
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         var ex = Assert.Throws<ArgumentException>(() => act(socket));
 
@@ -59,8 +59,7 @@ public class OptionKindMismatchTests
     public void Option_kind_is_checked_before_the_socket_is_touched(string misuse)
     {
         (_, Action<Socket> act) = s_misuses[misuse];
-        using var context = new Context();
-        var socket = new Socket(context, SocketType.Dealer);
+        var socket = new Socket(Context, SocketType.Dealer);
         socket.Dispose();
 
         // A disposed socket throws ObjectDisposedException on any native call: ArgumentException proves none was made.
@@ -70,8 +69,7 @@ public class OptionKindMismatchTests
     [Fact]
     public void Wrong_kind_leaves_the_option_unchanged()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
         socket.SetOption(SocketOption.SendHighWatermark, 77);
 
         Assert.Throws<ArgumentException>(() => socket.SetOption(SocketOption.SendHighWatermark, TimeSpan.FromSeconds(5)));
@@ -82,8 +80,7 @@ public class OptionKindMismatchTests
     [Fact]
     public void Access_is_checked_before_the_socket_is_touched()
     {
-        using var context = new Context();
-        var socket = new Socket(context, SocketType.Sub);
+        var socket = new Socket(Context, SocketType.Sub);
         socket.Dispose();
 
         Assert.Throws<ArgumentException>(() => socket.GetOption<byte[]>(SocketOption.Subscribe));
@@ -93,8 +90,7 @@ public class OptionKindMismatchTests
     [Fact]
     public void Int_is_accepted_for_long_and_ulong_options()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         socket.SetOption(SocketOption.MaxMessageSize, 4096);
         socket.SetOption(SocketOption.Affinity, 2);
@@ -106,8 +102,7 @@ public class OptionKindMismatchTests
     [Fact]
     public void Unknown_option_number_throws_ArgumentOutOfRangeException()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         Assert.Throws<ArgumentOutOfRangeException>(() => socket.SetOption((SocketOption)3, 1));
         Assert.Throws<ArgumentOutOfRangeException>(() => socket.GetOption<int>((SocketOption)1000));

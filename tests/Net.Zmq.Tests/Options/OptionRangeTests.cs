@@ -1,6 +1,7 @@
+using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Options;
 
-public class OptionRangeTests
+public class OptionRangeTests : ContextPerTest
 {
     private static readonly Dictionary<string, Action<Socket>> s_outOfRange = new()
     {
@@ -32,8 +33,7 @@ public class OptionRangeTests
     [MemberData(nameof(OutOfRange))]
     public void Value_libzmq_refuses_throws_ZmqException_EINVAL(string value)
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         var ex = Assert.Throws<ZmqException>(() => s_outOfRange[value](socket));
 
@@ -44,8 +44,7 @@ public class OptionRangeTests
     [Fact]
     public void Refused_value_leaves_the_previous_value_in_place()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
         socket.SetOption(SocketOption.Linger, 250);
 
         Assert.Throws<ZmqException>(() => socket.SetOption(SocketOption.Linger, -2));
@@ -56,8 +55,7 @@ public class OptionRangeTests
     [Fact]
     public void Refused_value_message_names_the_option_and_the_error()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         var ex = Assert.Throws<ZmqException>(() => socket.SetOption(SocketOption.SendHighWatermark, -1));
 
@@ -68,8 +66,7 @@ public class OptionRangeTests
     [Fact]
     public void Negative_value_for_an_unsigned_option_throws_ArgumentOutOfRangeException()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         Assert.Throws<ArgumentOutOfRangeException>(() => socket.SetOption(SocketOption.Affinity, -1));
         Assert.Throws<ArgumentOutOfRangeException>(() => socket.SetOption(SocketOption.Affinity, -1L));
@@ -79,8 +76,7 @@ public class OptionRangeTests
     [Fact]
     public void Boundary_values_libzmq_accepts_are_stored()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         socket.SetOption(SocketOption.Linger, -1);
         socket.SetOption(SocketOption.SendHighWatermark, 0);

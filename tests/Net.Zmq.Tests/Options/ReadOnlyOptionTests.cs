@@ -2,7 +2,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Options;
 
-public class ReadOnlyOptionTests
+public class ReadOnlyOptionTests : ContextPerTest
 {
     public static TheoryData<SocketOption> ReadOnlyOptions => SocketOptionCases.WithUse(OptionUse.ReadOnly);
 
@@ -14,8 +14,7 @@ public class ReadOnlyOptionTests
     public void Setting_a_read_only_option_throws_ArgumentException(SocketOption option)
     {
         OptionCase testCase = SocketOptionCases.For(option);
-        using var context = new Context();
-        using var socket = new Socket(context, testCase.SocketType);
+        using var socket = new Socket(Context, testCase.SocketType);
 
         var ex = Assert.Throws<ArgumentException>(() => testCase.Misuse!(socket));
 
@@ -27,8 +26,7 @@ public class ReadOnlyOptionTests
     public void Read_only_option_can_be_read(SocketOption option)
     {
         OptionCase testCase = SocketOptionCases.For(option);
-        using var context = new Context();
-        using var socket = new Socket(context, testCase.SocketType);
+        using var socket = new Socket(Context, testCase.SocketType);
 
         Assert.NotNull(testCase.Read!(socket));
     }
@@ -37,8 +35,7 @@ public class ReadOnlyOptionTests
     [MemberData(nameof(EverySocketType))]
     public void Type_reads_the_socket_type(SocketType type)
     {
-        using var context = new Context();
-        using var socket = new Socket(context, type);
+        using var socket = new Socket(Context, type);
 
         Assert.Equal((int)type, socket.GetOption<int>(SocketOption.Type));
         Assert.Equal(type, socket.Type);
@@ -47,8 +44,7 @@ public class ReadOnlyOptionTests
     [Fact]
     public void LastEndpoint_is_empty_before_bind_and_has_the_real_port_after_a_wildcard_bind()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Rep);
+        using var socket = new Socket(Context, SocketType.Rep);
         Assert.Equal("", socket.GetOption<string>(SocketOption.LastEndpoint));
 
         socket.Bind(Endpoints.EphemeralTcp);
@@ -63,8 +59,7 @@ public class ReadOnlyOptionTests
     [Fact]
     public void LastEndpoint_names_the_inproc_endpoint_just_connected()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
         string endpoint = Endpoints.NewInproc();
 
         socket.Connect(endpoint);
@@ -75,8 +70,7 @@ public class ReadOnlyOptionTests
     [Fact]
     public void Mechanism_is_Null_by_default()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         Assert.Equal((int)SecurityMechanism.Null, socket.GetOption<int>(SocketOption.Mechanism));
     }
@@ -105,8 +99,7 @@ public class ReadOnlyOptionTests
     [MemberData(nameof(EverySocketType))]
     public void ThreadSafe_is_false_for_every_classic_socket_type(SocketType type)
     {
-        using var context = new Context();
-        using var socket = new Socket(context, type);
+        using var socket = new Socket(Context, type);
 
         Assert.False(socket.GetOption<bool>(SocketOption.ThreadSafe));
     }
@@ -114,8 +107,7 @@ public class ReadOnlyOptionTests
     [Fact]
     public void FileDescriptor_is_a_positive_descriptor_read_as_long_or_nint()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Pull);
+        using var socket = new Socket(Context, SocketType.Pull);
 
         long asLong = socket.GetOption<long>(SocketOption.FileDescriptor);
         nint asNint = socket.GetOption<nint>(SocketOption.FileDescriptor);
@@ -127,8 +119,7 @@ public class ReadOnlyOptionTests
     [Fact]
     public void Events_is_empty_for_a_lone_push_socket()
     {
-        using var context = new Context();
-        using var push = new Socket(context, SocketType.Push);
+        using var push = new Socket(Context, SocketType.Push);
 
         Assert.Equal(PollEvents.None, (PollEvents)push.GetOption<int>(SocketOption.Events));
     }
@@ -136,9 +127,8 @@ public class ReadOnlyOptionTests
     [Fact]
     public void Events_reports_Out_with_a_peer_and_In_when_a_message_waits()
     {
-        using var context = new Context();
-        using var left = new Socket(context, SocketType.Pair);
-        using var right = new Socket(context, SocketType.Pair);
+        using var left = new Socket(Context, SocketType.Pair);
+        using var right = new Socket(Context, SocketType.Pair);
         string endpoint = Endpoints.NewInproc();
         left.Bind(endpoint);
         right.Connect(endpoint);
@@ -176,8 +166,7 @@ public class ReadOnlyOptionTests
     [Fact]
     public void LastEndpoint_reads_an_inproc_name_longer_than_4096_bytes()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Pair);
+        using var socket = new Socket(Context, SocketType.Pair);
         string endpoint = $"inproc://{new string('n', 5000)}";
 
         socket.Bind(endpoint);

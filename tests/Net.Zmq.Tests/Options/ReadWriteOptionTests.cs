@@ -1,6 +1,7 @@
+using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Options;
 
-public class ReadWriteOptionTests
+public class ReadWriteOptionTests : ContextPerTest
 {
     public static TheoryData<SocketOption> ReadWriteOptions => SocketOptionCases.WithUse(OptionUse.ReadWrite);
 
@@ -9,8 +10,7 @@ public class ReadWriteOptionTests
     public void Read_write_option_round_trips_a_non_default_value(SocketOption option)
     {
         OptionCase testCase = SocketOptionCases.For(option);
-        using var context = new Context();
-        using var socket = new Socket(context, testCase.SocketType);
+        using var socket = new Socket(Context, testCase.SocketType);
 
         object before = testCase.Read!(socket);
         Assert.NotEqual(testCase.Expected, before);
@@ -25,9 +25,8 @@ public class ReadWriteOptionTests
     public void Read_write_option_keeps_its_value_on_each_socket_separately(SocketOption option)
     {
         OptionCase testCase = SocketOptionCases.For(option);
-        using var context = new Context();
-        using var changed = new Socket(context, testCase.SocketType);
-        using var untouched = new Socket(context, testCase.SocketType);
+        using var changed = new Socket(Context, testCase.SocketType);
+        using var untouched = new Socket(Context, testCase.SocketType);
         object defaultValue = testCase.Read!(untouched);
 
         testCase.Set!(changed);

@@ -9,13 +9,12 @@ namespace Net.Zmq.Tests.Options;
 /// <see cref="SocketOption.UseFd"/> hands libzmq a listening socket for the next bind. libzmq 4.3 aborts the process
 /// when that descriptor is not a listening socket, so Net.Zmq refuses such a descriptor when it is set.
 /// </summary>
-public sealed class UseFdTests
+public sealed class UseFdTests : ContextPerTest
 {
     [Fact]
     public void A_descriptor_that_is_not_a_listening_socket_is_refused_and_the_option_stays_off()
     {
-        using var context = new Context();
-        using var server = new Socket(context, SocketType.Pull);
+        using var server = new Socket(Context, SocketType.Pull);
         using var unbound = new System.Net.Sockets.Socket(System.Net.Sockets.SocketType.Stream, ProtocolType.Tcp);
         using var file = new FileStream(Path.GetTempFileName(), FileMode.Open, FileAccess.Read, FileShare.None, 1, FileOptions.DeleteOnClose);
 
@@ -39,8 +38,7 @@ public sealed class UseFdTests
         listener.Listen();
         string endpoint = $"tcp://127.0.0.1:{((IPEndPoint)listener.LocalEndPoint!).Port}";
 
-        using Context context = Sockets.NewContext();
-        using Socket server = Sockets.New(context, SocketType.Pull);
+        using Socket server = Sockets.New(Context, SocketType.Pull);
         // libzmq owns the descriptor from the bind on and closes it with the socket, so it gets a duplicate: closing
         // the listener's own descriptor twice would close whatever the process opened under that number meanwhile
         // (another test's libzmq mailbox).
@@ -50,7 +48,7 @@ public sealed class UseFdTests
         Assert.Equal(descriptor, server.GetOption<int>(SocketOption.UseFd));
         server.Bind(endpoint);
 
-        using Socket client = Sockets.New(context, SocketType.Push);
+        using Socket client = Sockets.New(Context, SocketType.Push);
         client.Connect(endpoint);
         client.Send("through the listener");
         Assert.Equal("through the listener", server.RecvString());

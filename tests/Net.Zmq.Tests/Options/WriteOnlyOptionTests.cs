@@ -2,7 +2,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Options;
 
-public class WriteOnlyOptionTests
+public class WriteOnlyOptionTests : ContextPerTest
 {
     public static TheoryData<SocketOption> WriteOnlyOptions => SocketOptionCases.WithUse(OptionUse.WriteOnly);
 
@@ -11,8 +11,7 @@ public class WriteOnlyOptionTests
     public void Write_only_option_is_accepted_on_its_socket_type(SocketOption option)
     {
         OptionCase testCase = SocketOptionCases.For(option);
-        using var context = new Context();
-        using var socket = new Socket(context, testCase.SocketType);
+        using var socket = new Socket(Context, testCase.SocketType);
 
         Exception? failure = Record.Exception(() => testCase.Set!(socket));
 
@@ -24,8 +23,7 @@ public class WriteOnlyOptionTests
     public void Reading_a_write_only_option_throws_ArgumentException(SocketOption option)
     {
         OptionCase testCase = SocketOptionCases.For(option);
-        using var context = new Context();
-        using var socket = new Socket(context, testCase.SocketType);
+        using var socket = new Socket(Context, testCase.SocketType);
         testCase.Set!(socket);
 
         var ex = Assert.Throws<ArgumentException>(() => testCase.Misuse!(socket));
@@ -36,8 +34,7 @@ public class WriteOnlyOptionTests
     [Fact]
     public void RouterMandatory_makes_a_send_to_an_unknown_peer_fail_with_EHOSTUNREACH()
     {
-        using var context = new Context();
-        using var router = new Socket(context, SocketType.Router);
+        using var router = new Socket(Context, SocketType.Router);
         router.SetOption(SocketOption.RouterMandatory, true);
 
         var ex = Assert.Throws<ZmqException>(() => router.Send("nobody", SendFlags.SendMore));

@@ -2,14 +2,13 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Patterns;
 
-public class DealerRouterEnvelopeTests
+public class DealerRouterEnvelopeTests : ContextPerTest
 {
     [Fact]
     public void Router_sees_routing_id_and_payload_and_dealer_gets_payload_only()
     {
-        using Context context = Sockets.NewContext();
-        using Socket router = Sockets.New(context, SocketType.Router);
-        using Socket dealer = Sockets.New(context, SocketType.Dealer);
+        using Socket router = Sockets.New(Context, SocketType.Router);
+        using Socket dealer = Sockets.New(Context, SocketType.Dealer);
         dealer.SetOption(SocketOption.RoutingId, "dealer-1");
         dealer.Connect(Endpoints.BindTcp(router));
 
@@ -37,10 +36,9 @@ public class DealerRouterEnvelopeTests
     [Fact]
     public void Router_replies_reach_the_dealer_named_by_the_routing_id()
     {
-        using Context context = Sockets.NewContext();
-        using Socket router = Sockets.New(context, SocketType.Router);
-        using Socket alice = Sockets.New(context, SocketType.Dealer);
-        using Socket bob = Sockets.New(context, SocketType.Dealer);
+        using Socket router = Sockets.New(Context, SocketType.Router);
+        using Socket alice = Sockets.New(Context, SocketType.Dealer);
+        using Socket bob = Sockets.New(Context, SocketType.Dealer);
         string endpoint = Endpoints.BindTcp(router);
         alice.SetOption(SocketOption.RoutingId, "alice");
         bob.SetOption(SocketOption.RoutingId, "bob");

@@ -2,7 +2,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Patterns;
 
-public class PairInprocTests
+public class PairInprocTests : ContextPerTest
 {
     [Fact]
     public void Pair_sockets_talk_in_both_directions_over_inproc()
@@ -29,9 +29,8 @@ public class PairInprocTests
     [Fact]
     public void Pair_connected_before_bind_delivers_once_the_peer_binds()
     {
-        using Context context = Sockets.NewContext();
-        using Socket left = Sockets.New(context, SocketType.Pair);
-        using Socket right = Sockets.New(context, SocketType.Pair);
+        using Socket left = Sockets.New(Context, SocketType.Pair);
+        using Socket right = Sockets.New(Context, SocketType.Pair);
         string endpoint = Endpoints.NewInproc();
 
         right.Connect(endpoint);
@@ -46,10 +45,9 @@ public class PairInprocTests
     [Fact]
     public void Second_pair_connection_is_refused_so_messages_stay_between_the_first_two()
     {
-        using Context context = Sockets.NewContext();
-        using Socket left = Sockets.New(context, SocketType.Pair);
-        using Socket right = Sockets.New(context, SocketType.Pair);
-        using Socket intruder = Sockets.New(context, SocketType.Pair);
+        using Socket left = Sockets.New(Context, SocketType.Pair);
+        using Socket right = Sockets.New(Context, SocketType.Pair);
+        using Socket intruder = Sockets.New(Context, SocketType.Pair);
         string endpoint = Endpoints.BindInproc(left);
         right.Connect(endpoint);
         Assert.True(right.Send("from right"));

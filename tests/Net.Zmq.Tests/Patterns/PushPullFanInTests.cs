@@ -2,22 +2,21 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Patterns;
 
-public class PushPullFanInTests
+public class PushPullFanInTests : ContextPerTest
 {
     [Fact]
     public void Several_pushes_feed_one_pull_and_every_message_arrives_in_per_sender_order()
     {
         const int Senders = 4;
         const int PerSender = 250;
-        using Context context = Sockets.NewContext();
-        using Socket sink = Sockets.New(context, SocketType.Pull);
+        using Socket sink = Sockets.New(Context, SocketType.Pull);
         string endpoint = Endpoints.BindTcp(sink);
         var senders = new List<Socket>();
         try
         {
             for (int s = 0; s < Senders; s++)
             {
-                Socket sender = Sockets.New(context, SocketType.Push);
+                Socket sender = Sockets.New(Context, SocketType.Push);
                 senders.Add(sender);
                 sender.Connect(endpoint);
             }

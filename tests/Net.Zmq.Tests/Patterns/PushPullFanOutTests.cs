@@ -2,21 +2,20 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Patterns;
 
-public class PushPullFanOutTests
+public class PushPullFanOutTests : ContextPerTest
 {
     [Fact]
     public void One_push_spreads_messages_over_several_pulls_delivering_each_exactly_once()
     {
         const int Workers = 3;
         const int Messages = 300;
-        using Context context = Sockets.NewContext();
-        using Socket ventilator = Sockets.New(context, SocketType.Push);
+        using Socket ventilator = Sockets.New(Context, SocketType.Push);
         var workers = new List<Socket>();
         try
         {
             for (int w = 0; w < Workers; w++)
             {
-                Socket worker = Sockets.New(context, SocketType.Pull);
+                Socket worker = Sockets.New(Context, SocketType.Pull);
                 workers.Add(worker);
 
                 // The PUSH connects to every PULL: each connect creates its pipe at once, so all workers share the load.
@@ -69,14 +68,13 @@ public class PushPullFanOutTests
     public void Push_hands_messages_to_pulls_round_robin()
     {
         const int Workers = 3;
-        using Context context = Sockets.NewContext();
-        using Socket ventilator = Sockets.New(context, SocketType.Push);
+        using Socket ventilator = Sockets.New(Context, SocketType.Push);
         var workers = new List<Socket>();
         try
         {
             for (int w = 0; w < Workers; w++)
             {
-                Socket worker = Sockets.New(context, SocketType.Pull);
+                Socket worker = Sockets.New(Context, SocketType.Pull);
                 workers.Add(worker);
                 ventilator.Connect(Endpoints.BindInproc(worker));
             }

@@ -2,7 +2,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Patterns;
 
-public class ReqRepRoundTripTests
+public class ReqRepRoundTripTests : ContextPerTest
 {
     [Fact]
     public void Req_and_rep_complete_many_round_trips_over_tcp()
@@ -25,10 +25,9 @@ public class ReqRepRoundTripTests
     [Fact]
     public void Rep_routes_each_reply_back_to_the_req_that_asked()
     {
-        using Context context = Sockets.NewContext();
-        using Socket server = Sockets.New(context, SocketType.Rep);
-        using Socket first = Sockets.New(context, SocketType.Req);
-        using Socket second = Sockets.New(context, SocketType.Req);
+        using Socket server = Sockets.New(Context, SocketType.Rep);
+        using Socket first = Sockets.New(Context, SocketType.Req);
+        using Socket second = Sockets.New(Context, SocketType.Req);
         string endpoint = Endpoints.BindTcp(server);
         first.Connect(endpoint);
         second.Connect(endpoint);

@@ -2,7 +2,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Patterns;
 
-public class ReqRepStateMachineTests
+public class ReqRepStateMachineTests : ContextPerTest
 {
     [Fact]
     public void Req_second_send_before_reply_throws_EFSM()
@@ -27,8 +27,7 @@ public class ReqRepStateMachineTests
     [Fact]
     public void Req_receive_before_any_send_throws_EFSM()
     {
-        using Context context = Sockets.NewContext();
-        using Socket client = Sockets.New(context, SocketType.Req);
+        using Socket client = Sockets.New(Context, SocketType.Req);
         client.Connect(Endpoints.NewInproc());
 
         var error = Assert.Throws<ZmqException>(() => client.RecvString());
@@ -38,8 +37,7 @@ public class ReqRepStateMachineTests
     [Fact]
     public void Rep_send_before_receiving_a_request_throws_EFSM()
     {
-        using Context context = Sockets.NewContext();
-        using Socket server = Sockets.New(context, SocketType.Rep);
+        using Socket server = Sockets.New(Context, SocketType.Rep);
         Endpoints.BindTcp(server);
 
         var error = Assert.Throws<ZmqException>(() => server.Send("unsolicited"));

@@ -2,14 +2,13 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Patterns;
 
-public class ReqRouterEnvelopeTests
+public class ReqRouterEnvelopeTests : ContextPerTest
 {
     [Fact]
     public void Router_receives_routing_id_empty_delimiter_and_payload_from_req()
     {
-        using Context context = Sockets.NewContext();
-        using Socket router = Sockets.New(context, SocketType.Router);
-        using Socket client = Sockets.New(context, SocketType.Req);
+        using Socket router = Sockets.New(Context, SocketType.Router);
+        using Socket client = Sockets.New(Context, SocketType.Req);
         client.SetOption(SocketOption.RoutingId, "client-7");
         client.Connect(Endpoints.BindTcp(router));
 

@@ -4,7 +4,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Patterns;
 
-public class StreamTcpClientTests
+public class StreamTcpClientTests : ContextPerTest
 {
     private static int PortOf(string endpoint) =>
         int.Parse(endpoint[(endpoint.LastIndexOf(':') + 1)..], System.Globalization.CultureInfo.InvariantCulture);
@@ -19,8 +19,7 @@ public class StreamTcpClientTests
     [Fact]
     public void Stream_socket_exchanges_raw_bytes_with_a_tcp_client_framed_by_connection_id()
     {
-        using Context context = Sockets.NewContext();
-        using Socket stream = Sockets.New(context, SocketType.Stream);
+        using Socket stream = Sockets.New(Context, SocketType.Stream);
         string endpoint = Endpoints.BindTcp(stream);
 
         using var client = new TcpClient();
@@ -59,8 +58,7 @@ public class StreamTcpClientTests
     [Fact]
     public void Stream_socket_tells_two_tcp_clients_apart_by_id()
     {
-        using Context context = Sockets.NewContext();
-        using Socket stream = Sockets.New(context, SocketType.Stream);
+        using Socket stream = Sockets.New(Context, SocketType.Stream);
         int port = PortOf(Endpoints.BindTcp(stream));
 
         using var first = new TcpClient();
@@ -89,8 +87,7 @@ public class StreamTcpClientTests
     [Fact]
     public void Stream_socket_reports_a_closed_tcp_client_as_id_and_empty_frame()
     {
-        using Context context = Sockets.NewContext();
-        using Socket stream = Sockets.New(context, SocketType.Stream);
+        using Socket stream = Sockets.New(Context, SocketType.Stream);
         int port = PortOf(Endpoints.BindTcp(stream));
 
         byte[] id;

@@ -2,7 +2,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Patterns;
 
-public class XPubXSubTests
+public class XPubXSubTests : ContextPerTest
 {
     private static byte[] Subscription(byte kind, string topic) => [kind, .. System.Text.Encoding.UTF8.GetBytes(topic)];
 
@@ -25,9 +25,8 @@ public class XPubXSubTests
     [Fact]
     public void Xpub_verbose_passes_every_subscription_and_the_final_unsubscription()
     {
-        using Context context = Sockets.NewContext();
-        using Socket publisher = Sockets.New(context, SocketType.XPub);
-        using Socket subscriber = Sockets.New(context, SocketType.XSub);
+        using Socket publisher = Sockets.New(Context, SocketType.XPub);
+        using Socket subscriber = Sockets.New(Context, SocketType.XSub);
         publisher.SetOption(SocketOption.XPubVerbose, true);
         subscriber.Connect(Endpoints.BindTcp(publisher));
 
@@ -56,10 +55,9 @@ public class XPubXSubTests
     [Fact]
     public void Xpub_without_verbose_passes_a_duplicate_subscription_only_once()
     {
-        using Context context = Sockets.NewContext();
-        using Socket publisher = Sockets.New(context, SocketType.XPub);
-        using Socket first = Sockets.New(context, SocketType.XSub);
-        using Socket second = Sockets.New(context, SocketType.XSub);
+        using Socket publisher = Sockets.New(Context, SocketType.XPub);
+        using Socket first = Sockets.New(Context, SocketType.XSub);
+        using Socket second = Sockets.New(Context, SocketType.XSub);
         string endpoint = Endpoints.BindTcp(publisher);
         first.Connect(endpoint);
         second.Connect(endpoint);

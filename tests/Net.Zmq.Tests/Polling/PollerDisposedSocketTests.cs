@@ -2,14 +2,13 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Polling;
 
-public class PollerDisposedSocketTests
+public class PollerDisposedSocketTests : ContextPerTest
 {
     [Fact]
     public void Socket_disposed_while_registered_makes_Poll_throw_ObjectDisposedException()
     {
-        using Context context = Sockets.NewContext();
-        using Socket kept = Sockets.New(context, SocketType.Pull);
-        Socket disposed = Sockets.New(context, SocketType.Pull);
+        using Socket kept = Sockets.New(Context, SocketType.Pull);
+        Socket disposed = Sockets.New(Context, SocketType.Pull);
         Endpoints.BindInproc(kept);
         Endpoints.BindInproc(disposed);
         using var poller = new Poller();
@@ -29,8 +28,7 @@ public class PollerDisposedSocketTests
     [Fact]
     public void Socket_disposed_while_registered_reports_IsDisposed_and_refuses_further_calls()
     {
-        using Context context = Sockets.NewContext();
-        Socket socket = Sockets.New(context, SocketType.Pair);
+        Socket socket = Sockets.New(Context, SocketType.Pair);
         Endpoints.BindInproc(socket);
         using var poller = new Poller();
         poller.Add(socket, PollEvents.In);
@@ -45,8 +43,7 @@ public class PollerDisposedSocketTests
     [Fact]
     public void Adding_a_disposed_socket_throws_ObjectDisposedException()
     {
-        using Context context = Sockets.NewContext();
-        Socket socket = Sockets.New(context, SocketType.Pull);
+        Socket socket = Sockets.New(Context, SocketType.Pull);
         socket.Dispose();
         using var poller = new Poller();
 
@@ -57,8 +54,7 @@ public class PollerDisposedSocketTests
     [Fact]
     public void Disposed_poller_refuses_further_use()
     {
-        using Context context = Sockets.NewContext();
-        using Socket socket = Sockets.New(context, SocketType.Pull);
+        using Socket socket = Sockets.New(Context, SocketType.Pull);
         var poller = new Poller();
         int index = poller.Add(socket, PollEvents.In);
         poller.Dispose();

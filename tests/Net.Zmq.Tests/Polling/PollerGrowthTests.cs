@@ -2,13 +2,12 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Polling;
 
-public class PollerGrowthTests
+public class PollerGrowthTests : ContextPerTest
 {
     [Fact]
     public void Poller_grows_past_its_initial_capacity_and_keeps_earlier_indices_valid()
     {
         const int Count = 20;
-        using Context context = Sockets.NewContext();
         var pulls = new List<Socket>();
         var pushes = new List<Socket>();
         try
@@ -17,9 +16,9 @@ public class PollerGrowthTests
             var indices = new List<int>();
             for (int i = 0; i < Count; i++)
             {
-                Socket pull = Sockets.New(context, SocketType.Pull);
+                Socket pull = Sockets.New(Context, SocketType.Pull);
                 pulls.Add(pull);
-                Socket push = Sockets.New(context, SocketType.Push);
+                Socket push = Sockets.New(Context, SocketType.Push);
                 pushes.Add(push);
                 push.Connect(Endpoints.BindInproc(pull));
                 indices.Add(poller.Add(pull, PollEvents.In));

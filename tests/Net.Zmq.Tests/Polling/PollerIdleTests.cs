@@ -3,14 +3,13 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Polling;
 
-public class PollerIdleTests
+public class PollerIdleTests : ContextPerTest
 {
     [Fact]
     public void Poll_zero_on_idle_sockets_returns_zero_at_once()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
-        using Socket sub = Sockets.New(context, SocketType.Sub);
+        using Socket pull = Sockets.New(Context, SocketType.Pull);
+        using Socket sub = Sockets.New(Context, SocketType.Sub);
         Endpoints.BindTcp(pull);
         sub.Subscribe("");
         sub.Connect(Endpoints.NewInproc());
@@ -31,8 +30,7 @@ public class PollerIdleTests
     [Fact]
     public void Poll_with_a_timeout_on_idle_sockets_returns_zero_after_waiting()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
+        using Socket pull = Sockets.New(Context, SocketType.Pull);
         Endpoints.BindInproc(pull);
         using var poller = new Poller(1);
         int index = poller.Add(pull, PollEvents.In);

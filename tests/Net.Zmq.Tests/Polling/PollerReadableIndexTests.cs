@@ -3,13 +3,12 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Polling;
 
-public class PollerReadableIndexTests
+public class PollerReadableIndexTests : ContextPerTest
 {
     [Fact]
     public void Poller_reports_exactly_the_sockets_that_have_messages_by_their_indices()
     {
         const int Count = 5;
-        using Context context = Sockets.NewContext();
         var pulls = new List<Socket>();
         var pushes = new List<Socket>();
         try
@@ -18,9 +17,9 @@ public class PollerReadableIndexTests
             var indices = new int[Count];
             for (int i = 0; i < Count; i++)
             {
-                Socket pull = Sockets.New(context, SocketType.Pull);
+                Socket pull = Sockets.New(Context, SocketType.Pull);
                 pulls.Add(pull);
-                Socket push = Sockets.New(context, SocketType.Push);
+                Socket push = Sockets.New(Context, SocketType.Push);
                 pushes.Add(push);
                 push.Connect(Endpoints.BindTcp(pull));
                 indices[i] = poller.Add(pull, PollEvents.In);

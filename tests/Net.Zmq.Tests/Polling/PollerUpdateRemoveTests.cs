@@ -2,7 +2,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Polling;
 
-public class PollerUpdateRemoveTests
+public class PollerUpdateRemoveTests : ContextPerTest
 {
     [Fact]
     public void Update_changes_which_events_are_reported_for_an_entry()
@@ -35,10 +35,9 @@ public class PollerUpdateRemoveTests
     [Fact]
     public void Removed_entry_is_no_longer_polled_and_its_index_is_rejected()
     {
-        using Context context = Sockets.NewContext();
-        using Socket quiet = Sockets.New(context, SocketType.Pull);
-        using Socket busy = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
+        using Socket quiet = Sockets.New(Context, SocketType.Pull);
+        using Socket busy = Sockets.New(Context, SocketType.Pull);
+        using Socket push = Sockets.New(Context, SocketType.Push);
         Endpoints.BindInproc(quiet);
         push.Connect(Endpoints.BindInproc(busy));
         Assert.True(push.Send("pending"));
@@ -64,11 +63,10 @@ public class PollerUpdateRemoveTests
     [Fact]
     public void Index_freed_by_remove_is_reused_by_the_next_add()
     {
-        using Context context = Sockets.NewContext();
-        using Socket first = Sockets.New(context, SocketType.Pull);
-        using Socket second = Sockets.New(context, SocketType.Pull);
-        using Socket third = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
+        using Socket first = Sockets.New(Context, SocketType.Pull);
+        using Socket second = Sockets.New(Context, SocketType.Pull);
+        using Socket third = Sockets.New(Context, SocketType.Pull);
+        using Socket push = Sockets.New(Context, SocketType.Push);
         Endpoints.BindInproc(first);
         Endpoints.BindInproc(second);
         push.Connect(Endpoints.BindInproc(third));

@@ -2,7 +2,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Polling;
 
-public class PollerWritableTests
+public class PollerWritableTests : ContextPerTest
 {
     [Fact]
     public void Connected_dealer_is_writable_and_not_readable()
@@ -22,8 +22,7 @@ public class PollerWritableTests
     [Fact]
     public void Dealer_without_any_peer_is_not_writable()
     {
-        using Context context = Sockets.NewContext();
-        using Socket dealer = Sockets.New(context, SocketType.Dealer);
+        using Socket dealer = Sockets.New(Context, SocketType.Dealer);
         using var poller = new Poller();
         int index = poller.Add(dealer, PollEvents.Out);
 
@@ -35,8 +34,7 @@ public class PollerWritableTests
     [Fact]
     public void Dealer_stops_being_writable_at_its_high_water_mark()
     {
-        using Context context = Sockets.NewContext();
-        using Socket dealer = Sockets.New(context, SocketType.Dealer);
+        using Socket dealer = Sockets.New(Context, SocketType.Dealer);
         dealer.SetOption(SocketOption.SendHighWatermark, 5);
         dealer.Connect(Endpoints.NewInproc()); // nobody binds it: the pipe exists but never drains
         using var poller = new Poller();

@@ -2,13 +2,12 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Recv;
 
-public class RecvDontWaitTests
+public class RecvDontWaitTests : ContextPerTest
 {
     [Fact]
     public void Every_non_blocking_receive_on_an_empty_socket_reports_nothing_without_throwing()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
+        using Socket pull = Sockets.New(Context, SocketType.Pull);
         Endpoints.BindInproc(pull);
 
         var buffer = new byte[16];
@@ -35,8 +34,7 @@ public class RecvDontWaitTests
     [Fact]
     public void Recv_into_native_memory_with_dont_wait_on_an_empty_socket_returns_minus_one()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
+        using Socket pull = Sockets.New(Context, SocketType.Pull);
         Endpoints.BindInproc(pull);
 
         unsafe

@@ -3,7 +3,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Recv;
 
-public class RecvNativePointerTests
+public class RecvNativePointerTests : ContextPerTest
 {
     [Fact]
     public unsafe void Frame_sent_from_and_received_into_native_memory_round_trips()
@@ -70,8 +70,7 @@ public class RecvNativePointerTests
     [Fact]
     public void Recv_into_native_memory_rejects_a_null_pointer_or_a_negative_size()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
+        using Socket pull = Sockets.New(Context, SocketType.Pull);
         Endpoints.BindInproc(pull);
 
         Assert.Throws<ArgumentNullException>(() => pull.Recv(0, 10));

@@ -3,7 +3,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Recv;
 
-public class RecvTimeoutTests
+public class RecvTimeoutTests : ContextPerTest
 {
     private const int TimeoutMs = 100;
 
@@ -73,8 +73,7 @@ public class RecvTimeoutTests
     [MemberData(nameof(BlockingReceives))]
     public void Blocking_receive_that_hits_the_receive_timeout_throws_EAGAIN(string operation)
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
+        using Socket pull = Sockets.New(Context, SocketType.Pull);
         pull.SetOption(SocketOption.ReceiveTimeout, TimeoutMs);
         Endpoints.BindInproc(pull);
 
@@ -90,9 +89,8 @@ public class RecvTimeoutTests
     [Fact]
     public void Socket_still_receives_after_a_receive_timed_out()
     {
-        using Context context = Sockets.NewContext();
-        using Socket pull = Sockets.New(context, SocketType.Pull);
-        using Socket push = Sockets.New(context, SocketType.Push);
+        using Socket pull = Sockets.New(Context, SocketType.Pull);
+        using Socket push = Sockets.New(Context, SocketType.Push);
         pull.SetOption(SocketOption.ReceiveTimeout, TimeSpan.FromMilliseconds(TimeoutMs));
         push.Connect(Endpoints.BindInproc(pull));
 

@@ -234,7 +234,7 @@ public sealed class ZapAuthenticatorTests : IDisposable
     }
 
     [Fact]
-    public void Disposing_stops_the_authenticator_and_frees_the_ZAP_endpoint()
+    public void Disposing_twice_is_harmless_and_a_new_authenticator_can_then_serve_the_context()
     {
         var auth = new ZapAuthenticator(_context);
         auth.Dispose();

@@ -195,14 +195,6 @@ public sealed class ZapPolicyTests : IDisposable
         return client;
     }
 
-    /// <summary>Sends one ZAP request (RFC 27) to the authenticator and returns its status code and user id.</summary>
-    private (string Status, string UserId) Ask(string address, string mechanism, params byte[][] credentials)
-    {
-        using var requester = Sockets.New(_context, SocketType.Req);
-        requester.Connect(ZapAuthenticator.Endpoint);
-        byte[][] frames = [.. new[] { "1.0", "1", "", address, "", mechanism }.Select(Encoding.UTF8.GetBytes), .. credentials];
-        requester.SendMultipart(frames);
-        using MultipartMessage reply = requester.RecvMultipart();
-        return (reply[2].ToString(), reply[4].ToString());
-    }
+    private (string Status, string UserId) Ask(string address, string mechanism, params byte[][] credentials) =>
+        ZapRequests.Ask(_context, "", address, mechanism, credentials);
 }
