@@ -1,6 +1,4 @@
 using System.Diagnostics.CodeAnalysis;
-using Net.Zmq.Internal;
-using Net.Zmq.Interop;
 
 namespace Net.Zmq;
 

@@ -1,8 +1,4 @@
-using System.Buffers;
 using System.Runtime.CompilerServices;
-using System.Text;
-using Net.Zmq.Internal;
-using Net.Zmq.Interop;
 
 namespace Net.Zmq;
 

@@ -1,5 +1,3 @@
-using Net.Zmq.Internal;
-
 namespace Net.Zmq;
 
 /// <summary>Multipart sends from plain collections: strings, and <see cref="Message"/> frames the caller keeps.</summary>

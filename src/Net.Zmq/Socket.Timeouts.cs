@@ -1,8 +1,4 @@
 using System.Diagnostics.CodeAnalysis;
-using System.Runtime.CompilerServices;
-using System.Runtime.InteropServices;
-using Net.Zmq.Internal;
-using Net.Zmq.Interop;
 
 namespace Net.Zmq;
 

@@ -57,7 +57,7 @@ public sealed class HeldSocketFromAnotherThreadTests
         using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
         using var stop = new CancellationTokenSource(Race);
-        int refusedInPoller = 0, refusedOutside = 0;
+        int refusedInPoller = 0;
         bool polledOnce = false;
         var feeding = BackgroundWork.Start("push", () => Feed(push, stop.Token));
         var polling = BackgroundWork.Start("poller", () =>
@@ -83,19 +83,7 @@ public sealed class HeldSocketFromAnotherThreadTests
             }
         });
 
-        var buffer = new byte[64];
-        while (!stop.IsCancellationRequested)
-        {
-            try
-            {
-                pull.TryRecv(buffer, out _);
-            }
-            catch (InvalidOperationException e) when (IsConcurrentUse(e))
-            {
-                refusedOutside++;
-            }
-        }
-
+        int refusedOutside = ReceiveUntil(pull, stop.Token, out _);
         polling.Join(Timeouts.Wait);
         feeding.Join(Timeouts.Wait);
         Console.WriteLine($"refused: {refusedOutside} calls outside the poller, {refusedInPoller} polls");
@@ -121,20 +109,7 @@ public sealed class HeldSocketFromAnotherThreadTests
         Task running = loop.RunAsync();
         var feeding = BackgroundWork.Start("push", () => Feed(push, stop.Token));
 
-        int refused = 0;
-        var buffer = new byte[64];
-        while (!stop.IsCancellationRequested)
-        {
-            try
-            {
-                pull.TryRecv(buffer, out _);
-            }
-            catch (InvalidOperationException e) when (IsConcurrentUse(e))
-            {
-                refused++;
-            }
-        }
-
+        int refused = ReceiveUntil(pull, stop.Token, out _);
         feeding.Join(Timeouts.Wait);
         handled.Reset();
         push.Send("after the race");
@@ -167,14 +142,24 @@ public sealed class HeldSocketFromAnotherThreadTests
         Assert.Equal("through", sink.RecvString());
 
         using var stop = new CancellationTokenSource(Race);
-        int refused = 0, calls = 0;
+        int refused = ReceiveUntil(frontend, stop.Token, out int calls);
+        context.Shutdown();
+        proxy.Join(Timeouts.Wait);
+        Assert.Equal(calls, refused);
+    }
+
+    /// <summary>Receives on <paramref name="socket"/> without waiting until <paramref name="stop"/>; returns how many calls were refused.</summary>
+    private static int ReceiveUntil(Socket socket, CancellationToken stop, out int calls)
+    {
+        int refused = 0;
+        calls = 0;
         var buffer = new byte[64];
         while (!stop.IsCancellationRequested)
         {
             calls++;
             try
             {
-                frontend.TryRecv(buffer, out _);
+                socket.TryRecv(buffer, out _);
             }
             catch (InvalidOperationException e) when (IsConcurrentUse(e))
             {
@@ -182,9 +167,7 @@ public sealed class HeldSocketFromAnotherThreadTests
             }
         }
 
-        context.Shutdown();
-        proxy.Join(Timeouts.Wait);
-        Assert.Equal(calls, refused);
+        return refused;
     }
 
     private static void Feed(Socket push, CancellationToken stop)
