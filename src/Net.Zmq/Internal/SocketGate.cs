@@ -325,6 +325,12 @@ internal sealed class SocketGate : IDisposable
                 // No call in flight: hand over now (and close, if a Dispose came meanwhile).
                 HandOverAndRelease();
             }
+            else if (Volatile.Read(ref _claim) == Closed)
+            {
+                // Closed by a Dispose that may have looked for the driver before it was published (both sides wrote
+                // with a full fence before reading, so at least one of them sees the other); disposing twice is harmless.
+                driver.Dispose();
+            }
 
             return driver;
         }
