@@ -552,7 +552,7 @@ public sealed unsafe class Message : IDisposable
             Debug.Assert(prior is InCall or CloseDeferred or Closed, "a message's call word has four states");
             if (prior != InCall || Interlocked.CompareExchange(ref _asyncUse, CloseDeferred, InCall) == InCall)
             {
-                return; // an asynchronous operation's call is inside libzmq with it: that call closes it on its way out
+                return; // a call (a send or receive, sync or async) is inside libzmq with it: that call closes it on its way out
             }
         }
     }
