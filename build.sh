@@ -121,6 +121,13 @@ run_tests() {
     NETZMQ_LIBZMQ_PATH="$system_libzmq" dotnet test tests/Net.Zmq.Tests -c "$configuration" --no-build -nologo -f net10.0 \
         --blame-hang-timeout 5m --blame-hang-dump-type none --filter "$core_tests" 2>&1 | tee -a "$output"
     local system_status=${PIPESTATUS[0]}
+    # The socket gate's Debug.Asserts: the Lifetime, Async and gate stress tests once more, in a Debug build.
+    log "running the Lifetime, Async and gate stress tests in a Debug build (the library's asserts on)"
+    local hang=(--blame-hang-timeout 5m --blame-hang-dump-type none)
+    { dotnet build tests/Net.Zmq.Reliability.Tests -c Debug -nologo -v quiet && dotnet build tests/Net.Zmq.Tests -c Debug -f net10.0 -nologo -v quiet &&
+      dotnet test tests/Net.Zmq.Tests -c Debug --no-build -nologo -f net10.0 "${hang[@]}" --filter "FullyQualifiedName~Net.Zmq.Tests.Lifetime|FullyQualifiedName~Net.Zmq.Tests.Async" &&
+      dotnet test tests/Net.Zmq.Reliability.Tests -c Debug --no-build -nologo "${hang[@]}" --filter "FullyQualifiedName~Net.Zmq.Reliability.Tests.Gate"; } 2>&1 | tee -a "$output"
+    local debug_status=${PIPESTATUS[0]}
     set -e
     # One plain closing line that any reader of the log understands, adding up the summary line that each test
     # assembly prints per target framework, in both runs.
@@ -137,7 +144,7 @@ run_tests() {
     local summary="tests: $passed passed, $failed failed, $skipped skipped"
     [ "$aborted" -eq 0 ] || summary+=", $aborted runs aborted"
     echo "$summary"
-    [ "$status" -eq 0 ] && [ "$system_status" -eq 0 ] && [ "$aborted" -eq 0 ]
+    [ "$status" -eq 0 ] && [ "$system_status" -eq 0 ] && [ "$debug_status" -eq 0 ] && [ "$aborted" -eq 0 ]
 }
 
 # The areas whose tests are about libzmq's behaviour through the binding, not about packaging or tools.

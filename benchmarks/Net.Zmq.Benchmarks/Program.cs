@@ -37,6 +37,12 @@ if (args.Length > 0 && args[0] == "call-overhead")
     return CallOverheadBenchmarks.RunInterleaved();
 }
 
+// The rows that decide how a call claims its socket, for comparing two builds (see ClaimRows, benchmarks/compare-builds.sh).
+if (args.Length > 0 && args[0] == ClaimRows.Verb)
+{
+    return ClaimRows.Run();
+}
+
 // The binding's share of the 64 B ROUTER loop's CPU, from perf profiles (see CallPathProfile; ./build.sh profile).
 if (args.Length > 0 && args[0] == "call-path-profile")
 {

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Text;
@@ -38,9 +39,11 @@ public sealed unsafe partial class Message : IDisposable
     // Set once a send took the content (libzmq leaves the message empty); cleared when the message is filled again.
     private bool _sent;
 
-    // Who may touch _msg besides the owner's thread: an asynchronous operation's libzmq call, on the reactor thread.
-    // A Dispose that meets such a call leaves the close to the call's end, so libzmq never sees a closed message.
-    private const int Free = 0, InAsyncCall = 1, CloseDeferred = 2, Closed = 3;
+    // Which libzmq call has _msg: none (Free), one (InCall: a send or receive on any thread, or an asynchronous
+    // operation's call on the reactor thread), or none ever again (Closed). A call takes it with one compare-and-swap, so
+    // a second thread's call on the same message is refused instead of racing libzmq (a double free). A Dispose that
+    // meets a call leaves the close to the call's end (CloseDeferred), so libzmq never sees a closed message.
+    private const int Free = 0, InCall = 1, CloseDeferred = 2, Closed = 3;
     private int _asyncUse;
 
     /// <summary>Creates an empty message, ready to receive into.</summary>
@@ -345,11 +348,8 @@ public sealed unsafe partial class Message : IDisposable
     {
         ThrowIfDisposed();
 
-        // Claimed as an asynchronous operation's libzmq call claims it, so that the reactor never meets it half rebuilt.
-        if (!TryEnterAsyncCall())
-        {
-            ThrowHelper.ThrowInvalidOperation("The message is inside an asynchronous send or receive; rebuild it once that completed.");
-        }
+        // Claimed as a send or receive claims it, so that no other call meets it half rebuilt.
+        EnterCall();
 
         int errorNumber = 0;
         fixed (ZmqMsg* msg = &_msg)
@@ -368,7 +368,7 @@ public sealed unsafe partial class Message : IDisposable
         }
 
         MarkFilled();
-        ExitAsyncCall();
+        ExitCall();
         if (errorNumber != 0)
         {
             ThrowHelper.ThrowZmq(errorNumber, $"Allocating a {size}-byte message");
@@ -530,19 +530,46 @@ public sealed unsafe partial class Message : IDisposable
     }
 
     /// <summary>
-    /// Claims the message for one libzmq call of an asynchronous operation; false once it was disposed. A Dispose
-    /// meanwhile only marks it, and <see cref="ExitAsyncCall"/> closes it.
+    /// Claims the message for one libzmq call (a send or receive, or an asynchronous operation's call); false once it
+    /// was disposed or while another call has it. A Dispose meanwhile only marks it, and <see cref="ExitCall"/> closes it.
     /// </summary>
-    internal bool TryEnterAsyncCall() => Interlocked.CompareExchange(ref _asyncUse, InAsyncCall, Free) == Free;
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal bool TryEnterCall() => Interlocked.CompareExchange(ref _asyncUse, InCall, Free) == Free;
 
-    /// <summary>Ends a call claimed by <see cref="TryEnterAsyncCall"/>; closes the message if it was disposed during the call.</summary>
-    internal void ExitAsyncCall()
+    /// <summary><see cref="TryEnterCall"/> for a caller that cannot wait.</summary>
+    /// <exception cref="ObjectDisposedException">The message was disposed.</exception>
+    /// <exception cref="InvalidOperationException">Another call (on another thread, or an asynchronous send or receive) is using the message.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void EnterCall()
     {
-        if (Interlocked.CompareExchange(ref _asyncUse, Free, InAsyncCall) != InAsyncCall)
+        if (!TryEnterCall())
+        {
+            ThrowInUse();
+        }
+    }
+
+    /// <summary>Ends a call claimed by <see cref="TryEnterCall"/>; closes the message if it was disposed during the call.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void ExitCall()
+    {
+        int prior = Interlocked.CompareExchange(ref _asyncUse, Free, InCall);
+        Debug.Assert(prior is InCall or CloseDeferred, "a message call ends only once");
+        if (prior != InCall)
         {
             Volatile.Write(ref _asyncUse, Closed);
             CloseNative();
         }
+    }
+
+    /// <exception cref="ObjectDisposedException">The message was disposed.</exception>
+    /// <exception cref="InvalidOperationException">Always otherwise: another call is using it.</exception>
+    internal void ThrowInUse()
+    {
+        ThrowIfDisposed();
+        ThrowHelper.ThrowInvalidOperation(
+            "This Message is in use by another call: another thread's send or receive, or an asynchronous send or receive " +
+            "that has not completed. A Message is used by one thread at a time; give each thread (and each pending " +
+            "operation) its own Message.");
     }
 
     private void Close()
@@ -562,9 +589,10 @@ public sealed unsafe partial class Message : IDisposable
                 return;
             }
 
-            if (prior != InAsyncCall || Interlocked.CompareExchange(ref _asyncUse, CloseDeferred, InAsyncCall) == InAsyncCall)
+            Debug.Assert(prior is InCall or CloseDeferred or Closed, "a message's call word has four states");
+            if (prior != InCall || Interlocked.CompareExchange(ref _asyncUse, CloseDeferred, InCall) == InCall)
             {
-                return; // an asynchronous operation's call is inside libzmq with it: that call closes it on its way out
+                return; // a call (a send or receive, sync or async) is inside libzmq with it: that call closes it on its way out
             }
         }
     }

@@ -13,9 +13,9 @@ public sealed partial class MultipartMessage : IReadOnlyList<Message>, IDisposab
     private readonly List<Message> _frames = [];
     private int _count;
 
-    // As in Message: an asynchronous operation's libzmq calls claim the frames, and a Clear or Dispose meanwhile is
+    // As in Message: a send or receive (and an asynchronous operation's libzmq calls) claims the frames, and a Clear or Dispose meanwhile is
     // left to the end of that call. Each Clear starts a new generation, so a waiting operation sees it happened.
-    private const int Free = 0, InAsyncCall = 1, ClearDeferred = 2, Clearing = 3;
+    private const int Free = 0, InCall = 1, ClearDeferred = 2, Clearing = 3;
     private int _asyncUse;
     private int _generation;
 
@@ -126,7 +126,7 @@ public sealed partial class MultipartMessage : IReadOnlyList<Message>, IDisposab
                 return;
             }
 
-            if (prior == ClearDeferred || (prior == InAsyncCall && Interlocked.CompareExchange(ref _asyncUse, ClearDeferred, InAsyncCall) == InAsyncCall))
+            if (prior == ClearDeferred || (prior == InCall && Interlocked.CompareExchange(ref _asyncUse, ClearDeferred, InCall) == InCall))
             {
                 return; // an asynchronous operation's call holds the frames: it clears them on its way out
             }
@@ -138,27 +138,27 @@ public sealed partial class MultipartMessage : IReadOnlyList<Message>, IDisposab
     /// <summary>Which Clear (or Dispose) the message is at; an asynchronous operation records it when it starts.</summary>
     internal int Generation => Volatile.Read(ref _generation);
 
-    /// <summary>Claims the frames for a libzmq call of an asynchronous operation started at <paramref name="generation"/>; false if cleared or disposed since.</summary>
-    internal bool TryEnterAsyncCall(int generation)
+    /// <summary>Claims the frames for a send or receive (of an asynchronous operation started at <paramref name="generation"/>); false if cleared or disposed since, or while another call has them.</summary>
+    internal bool TryEnterCall(int generation)
     {
-        if (Interlocked.CompareExchange(ref _asyncUse, InAsyncCall, Free) != Free)
+        if (Interlocked.CompareExchange(ref _asyncUse, InCall, Free) != Free)
         {
             return false;
         }
 
         if (Volatile.Read(ref _generation) != generation)
         {
-            ExitAsyncCall();
+            ExitCall();
             return false;
         }
 
         return true;
     }
 
-    /// <summary>Ends a claim of <see cref="TryEnterAsyncCall"/>; runs a Clear or Dispose that came meanwhile.</summary>
-    internal void ExitAsyncCall()
+    /// <summary>Ends a claim of <see cref="TryEnterCall"/>; runs a Clear or Dispose that came meanwhile.</summary>
+    internal void ExitCall()
     {
-        if (Interlocked.CompareExchange(ref _asyncUse, Free, InAsyncCall) != InAsyncCall)
+        if (Interlocked.CompareExchange(ref _asyncUse, Free, InCall) != InCall)
         {
             try
             {

@@ -10,12 +10,21 @@ namespace Net.Zmq;
 /// <see cref="IsReadable"/>, <see cref="IsWritable"/> or <see cref="HasError"/> by index. Polling allocates nothing.
 /// Not thread-safe: use a poller from one thread.
 /// </summary>
+/// <remarks>
+/// A <see cref="Poll(int)"/> is a call on every socket the poller holds, as a <c>Recv</c> is, and once polled a socket
+/// belongs to the polling thread until it is removed: another thread's call on it throws
+/// <see cref="InvalidOperationException"/>, and a Poll that finds another thread inside a call on one of them throws it
+/// too. Use a polled socket from the polling thread (receive on it after Poll returns), or remove it first.
+/// </remarks>
 public sealed unsafe class Poller : IDisposable
 {
 
     private byte* _items;
     private Socket?[] _sockets;
     private bool[] _inUse;
+
+    // Which sockets the Poll under way took the claim of (see SocketGate), to give back when it returns.
+    private bool[] _claimed;
     private int _capacity;
     private int _count;
     private int _used;
@@ -30,6 +39,7 @@ public sealed unsafe class Poller : IDisposable
         _items = (byte*)NativeMemory.AllocZeroed((nuint)(_capacity * ZmqPollItems.Size));
         _sockets = new Socket?[_capacity];
         _inUse = new bool[_capacity];
+        _claimed = new bool[_capacity];
     }
 
     /// <summary>Releases native memory if <see cref="Dispose"/> was not called.</summary>
@@ -59,7 +69,7 @@ public sealed unsafe class Poller : IDisposable
     {
         ArgumentNullException.ThrowIfNull(socket);
         ThrowIfDisposed();
-        nint native = socket.HoldForPolling("a Poller"); // held until Remove or Dispose, so the handle never dangles
+        nint native = socket.Gate.Hold("a Poller"); // held until Remove or Dispose, so the handle never dangles
         int index = NextFreeIndex();
         _sockets[index] = socket;
         WriteItem(index, native, fd: -1, events);
@@ -126,6 +136,7 @@ public sealed unsafe class Poller : IDisposable
     /// <returns>The number of entries with events (0 on timeout).</returns>
     /// <exception cref="ObjectDisposedException">A registered socket was disposed without being removed first.</exception>
     /// <exception cref="ContextTerminatedException">A registered socket's context was shut down.</exception>
+    /// <exception cref="InvalidOperationException">Another thread is inside a call on a registered socket: a polled socket belongs to the polling thread.</exception>
     public int Poll(int timeoutMilliseconds)
     {
         ThrowIfDisposed();
@@ -142,18 +153,33 @@ public sealed unsafe class Poller : IDisposable
             ReturnedEventsOf(i) = 0;
         }
 
-        while (true)
+        // zmq_poll calls into every socket it polls, so it is a call on each, made under each one's claim: a call from
+        // another thread meanwhile is refused, and a Poll that finds another thread inside a call throws.
+        int looked = 0;
+        try
         {
-            int ready = LibZmq.Poll(_items, _count, new CLong(timeoutMilliseconds));
-            if (ready >= 0)
+            for (; looked < _count; looked++)
             {
-                return ready;
+                _claimed[looked] = _sockets[looked] is { } socket && socket.Gate.BeginHeldCall();
             }
 
-            int errorNumber = LibZmq.Errno();
-            if (ErrnoPolicy.Classify(errorNumber, dontWait: false) != AfterFailure.Retry)
+            int ready = ZmqPoll.Wait(_items, _count, timeoutMilliseconds, out int errorNumber);
+            if (ready < 0)
             {
                 ThrowHelper.ThrowZmq(errorNumber, "Polling");
+            }
+
+            return ready;
+        }
+        finally
+        {
+            for (int i = 0; i < looked; i++)
+            {
+                if (_claimed[i])
+                {
+                    _claimed[i] = false;
+                    _sockets[i]!.Gate.EndCall();
+                }
             }
         }
     }
@@ -201,6 +227,7 @@ public sealed unsafe class Poller : IDisposable
             _items = (byte*)NativeMemory.Realloc(_items, (nuint)(capacity * ZmqPollItems.Size));
             Array.Resize(ref _sockets, capacity);
             Array.Resize(ref _inUse, capacity);
+            Array.Resize(ref _claimed, capacity);
             _capacity = capacity;
         }
 
@@ -224,7 +251,7 @@ public sealed unsafe class Poller : IDisposable
         _inUse[index] = false;
         _used--;
         WriteItem(index, 0, fd: -1, PollEvents.None);
-        socket?.ReleaseHold();
+        socket?.Gate.ReleaseHold();
     }
 
     private void ExpectEntry(int index)
@@ -253,7 +280,7 @@ public sealed unsafe class Poller : IDisposable
 
         for (int i = 0; i < _count; i++)
         {
-            _sockets[i]?.ReleaseHold();
+            _sockets[i]?.Gate.ReleaseHold();
             _sockets[i] = null;
         }
 

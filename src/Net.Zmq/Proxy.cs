@@ -9,7 +9,9 @@ namespace Net.Zmq;
 /// request queue), XSUB/XPUB (a pub-sub forwarder) and PULL/PUSH (a pipeline streamer).
 /// </summary>
 /// <remarks>
-/// The proxy owns its sockets while it runs: do not use them from any other thread until it returns. A socket used
+/// The proxy owns its sockets while it runs: its run is a call on each of them, so another thread's call on one of
+/// them throws <see cref="InvalidOperationException"/> until it returns, and a proxy that finds another thread inside a
+/// call on one of them does not start. A socket used
 /// with the asynchronous methods (<c>SendAsync</c>, <c>RecvAsync</c>, ...) is driven by Net.Zmq's reactor and is refused
 /// with <see cref="InvalidOperationException"/>; while the proxy runs, its sockets' asynchronous methods are refused. Each socket is
 /// kept alive for the whole run, so disposing one meanwhile only closes it after the proxy has returned. Stop a proxy
@@ -27,7 +29,7 @@ public static class Proxy
     /// <exception cref="ArgumentNullException"><paramref name="frontend"/> or <paramref name="backend"/> is null.</exception>
     /// <exception cref="ArgumentException">The same socket is passed twice.</exception>
     /// <exception cref="ObjectDisposedException">A socket was disposed; the proxy did not start.</exception>
-    /// <exception cref="InvalidOperationException">A socket has been used with the asynchronous methods; the proxy did not start.</exception>
+    /// <exception cref="InvalidOperationException">A socket has been used with the asynchronous methods, or another thread is inside a call on one; the proxy did not start.</exception>
     /// <exception cref="ZmqException">libzmq stopped the proxy with an error (for example ENOTSUP: the capture socket cannot send).</exception>
     public static void Start(Socket frontend, Socket backend, Socket? capture = null)
     {
@@ -62,7 +64,7 @@ public static class Proxy
     /// <exception cref="ArgumentNullException"><paramref name="frontend"/>, <paramref name="backend"/> or <paramref name="control"/> is null.</exception>
     /// <exception cref="ArgumentException">The same socket is passed twice, or <paramref name="control"/> is of a type that cannot receive commands (PUB, PUSH, REQ, ROUTER, STREAM, XPUB, XSUB).</exception>
     /// <exception cref="ObjectDisposedException">A socket was disposed; the proxy did not start.</exception>
-    /// <exception cref="InvalidOperationException">A socket has been used with the asynchronous methods; the proxy did not start.</exception>
+    /// <exception cref="InvalidOperationException">A socket has been used with the asynchronous methods, or another thread is inside a call on one; the proxy did not start.</exception>
     /// <exception cref="ZmqException">libzmq stopped the proxy with an error (for example STATISTICS sent to a control socket that cannot reply).</exception>
     public static void StartSteerable(Socket frontend, Socket backend, Socket? capture, Socket control)
     {
@@ -102,26 +104,33 @@ public static class Proxy
     {
         NativeLibraryLoader.EnsureLoaded();
         bool frontendEntered = false, backendEntered = false, captureEntered = false, controlEntered = false;
+        bool frontendClaimed = false, backendClaimed = false, captureClaimed = false, controlClaimed = false;
         try
         {
             // Every handle stays referenced until the proxy returns, so a concurrent Dispose cannot close it under libzmq.
-            nint frontendHandle = frontend.HoldForPolling("a Proxy");
+            nint frontendHandle = frontend.Gate.Hold("a Proxy");
             frontendEntered = true;
-            nint backendHandle = backend.HoldForPolling("a Proxy");
+            nint backendHandle = backend.Gate.Hold("a Proxy");
             backendEntered = true;
             nint captureHandle = 0, controlHandle = 0;
             if (capture is not null)
             {
-                captureHandle = capture.HoldForPolling("a Proxy");
+                captureHandle = capture.Gate.Hold("a Proxy");
                 captureEntered = true;
             }
 
             if (control is not null)
             {
-                controlHandle = control.HoldForPolling("a Proxy");
+                controlHandle = control.Gate.Hold("a Proxy");
                 controlEntered = true;
             }
 
+            // The run is one call on each of its sockets, made under each one's claim: another thread's call on one of
+            // them meanwhile is refused, and a proxy that finds another thread inside a call on one does not start.
+            frontendClaimed = frontend.Gate.BeginHeldCall();
+            backendClaimed = backend.Gate.BeginHeldCall();
+            captureClaimed = capture?.Gate.BeginHeldCall() ?? false;
+            controlClaimed = control?.Gate.BeginHeldCall() ?? false;
             while (true)
             {
                 int rc = control is null
@@ -147,25 +156,37 @@ public static class Proxy
         }
         finally
         {
+            EndHeldCall(control, controlClaimed);
+            EndHeldCall(capture, captureClaimed);
+            EndHeldCall(backend, backendClaimed);
+            EndHeldCall(frontend, frontendClaimed);
             if (controlEntered)
             {
-                control!.ReleaseHold();
+                control!.Gate.ReleaseHold();
             }
 
             if (captureEntered)
             {
-                capture!.ReleaseHold();
+                capture!.Gate.ReleaseHold();
             }
 
             if (backendEntered)
             {
-                backend.ReleaseHold();
+                backend.Gate.ReleaseHold();
             }
 
             if (frontendEntered)
             {
-                frontend.ReleaseHold();
+                frontend.Gate.ReleaseHold();
             }
+        }
+    }
+
+    private static void EndHeldCall(Socket? socket, bool claimed)
+    {
+        if (claimed)
+        {
+            socket!.Gate.EndCall();
         }
     }
 }

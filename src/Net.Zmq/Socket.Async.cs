@@ -259,12 +259,8 @@ public sealed partial class Socket
     /// <exception cref="InvalidOperationException">A Poller or a running Proxy holds the socket.</exception>
     private SocketAsyncDriver AsyncDriver()
     {
-        if (_disposed)
-        {
-            ThrowHelper.ThrowObjectDisposed(this);
-        }
-
-        return Volatile.Read(ref _async) ?? CreateAsyncDriver();
+        _gate.ThrowIfDisposed();
+        return _gate.Driver ?? StartAsyncDriver();
     }
 
     /// <summary>Checks an argument (not null; a message not disposed) before the driver is created for it.</summary>
@@ -300,11 +296,11 @@ public sealed partial class Socket
     /// <summary>Checks a multipart message to send (frames, single-part on draft sockets) before the driver is created for it.</summary>
     private SocketAsyncDriver AsyncDriverForSending(MultipartMessage message)
     {
-        ValidateMultipart(message);
+        ValidateFrames(message, SendFlags.None);
         return AsyncDriver();
     }
 
-    private SocketAsyncDriver CreateAsyncDriver()
+    private SocketAsyncDriver StartAsyncDriver()
     {
         if (IsDraft)
         {
@@ -315,61 +311,7 @@ public sealed partial class Socket
                 "a draft socket may also be used from several threads at once.");
         }
 
-        lock (SocketAsyncDriver.CreationLock)
-        {
-            if (_async is { } existing)
-            {
-                return existing;
-            }
-
-            ThrowIfHeldForPolling();
-            var driver = SocketAsyncDriver.Start(_handle, Type, ReadDescriptorUnderLease());
-            _asyncCollector = new SocketAsyncDriverCollector(driver);
-            _asyncJoining = true;
-            Interlocked.Exchange(ref _async, driver);
-            if (_disposed)
-            {
-                // Disposed while this was registering: Dispose may have looked before the driver was published.
-                driver.Dispose();
-            }
-
-            // A synchronous call begun on another thread before the driver was published took no gate and may be
-            // inside libzmq: the driver stays off libzmq until that call's EndCall releases it (see EndCallSlow).
-            Interlocked.MemoryBarrierProcessWide();
-            if (NoCallInFlight(CallingThread.Id))
-            {
-                ReleaseEarlierCall(driver);
-            }
-
-            return driver;
-        }
-    }
-
-    // Started here, not in the async methods below, so that usage errors throw from the call as for RecvAsync.
-    /// <summary>
-    /// The socket's <c>ZMQ_FD</c>, read under a lease rather than in a claimed call: another thread may be inside a
-    /// synchronous call on the socket when its first asynchronous call comes (reading <c>ZMQ_FD</c> only returns its
-    /// mailbox's descriptor, which never changes).
-    /// </summary>
-    private unsafe nint ReadDescriptorUnderLease()
-    {
-        nint socket = _handle.Lease(this);
-        try
-        {
-            // An int on Unix, a SOCKET (pointer-sized) on Windows; zero-extended either way.
-            nint descriptor = 0;
-            nuint size = OperatingSystem.IsWindows() ? (nuint)sizeof(nint) : sizeof(int);
-            if (LibZmq.GetSockOpt(socket, (int)SocketOption.FileDescriptor, &descriptor, &size) != 0)
-            {
-                ThrowHelper.ThrowZmq(LibZmq.Errno(), $"Reading ZMQ_FD of a {Type} socket");
-            }
-
-            return descriptor;
-        }
-        finally
-        {
-            _handle.EndLease();
-        }
+        return _gate.StartDriver();
     }
 
     /// <summary>Receives one frame into a message of its own and returns what <paramref name="copy"/> makes of it; the message is disposed either way.</summary>

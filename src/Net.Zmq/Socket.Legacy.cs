@@ -37,20 +37,16 @@ public sealed partial class Socket
     [Obsolete("ReceiveWithPool copies every frame into a pooled block. Use Recv(Message, RecvFlags) with one reused Message instead: no copy, no pool.")]
     public unsafe Message ReceiveWithPool()
     {
-        ZmqMsg msg;
-        _ = LibZmq.MsgInit(&msg); // cannot fail
-        try
-        {
-            ReceiveInto(&msg, RecvFlags.None);
-            int size = (int)LibZmq.MsgSize(&msg);
-            Message pooled = MessagePool.Shared.Rent(size);
-            new ReadOnlySpan<byte>(LibZmq.MsgData(&msg), size).CopyTo(pooled.Data);
-            return pooled;
-        }
-        finally
-        {
-            _ = LibZmq.MsgClose(&msg); // cannot fail on a message zmq_msg_init set up
-        }
+        TryRecvCopy(out Message? pooled, RecvFlags.None, NoDeadline, &CopyToPool);
+        return pooled!;
+    }
+
+    [Obsolete("Serves ReceiveWithPool only.")]
+    private static Message CopyToPool(ReadOnlySpan<byte> bytes)
+    {
+        Message pooled = MessagePool.Shared.Rent(bytes.Length);
+        bytes.CopyTo(pooled.Data);
+        return pooled;
     }
 
     /// <summary>The former name of <see cref="RecvAllAsync(CancellationToken)"/>, which it calls.</summary>

@@ -1,8 +1,5 @@
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
-using System.Text;
-using Net.Zmq.Internal;
-using Net.Zmq.Interop;
 
 namespace Net.Zmq;
 
@@ -119,81 +116,4 @@ public sealed partial class Socket
 
     /// <summary>Receives one frame as UTF-8 text without blocking; false (and null) when none was waiting.</summary>
     public unsafe bool TryRecvString([NotNullWhen(true)] out string? text) => TryRecvCopy(out text, RecvFlags.DontWait, NoDeadline, &DecodeUtf8);
-
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private unsafe bool ReceiveMessage(Message message, RecvFlags flags, long deadline)
-    {
-        ArgumentNullException.ThrowIfNull(message);
-        message.ThrowIfDisposed();
-        fixed (ZmqMsg* msg = &message.Native)
-        {
-            if (!ReceiveInto(msg, flags, deadline))
-            {
-                return false;
-            }
-        }
-
-        message.MarkFilled();
-        return true;
-    }
-
-    /// <summary>
-    /// Receives one frame into a message of its own and returns what <paramref name="copy"/> makes of its bytes; false
-    /// (and null) when none came (under DontWait, or by the deadline).
-    /// </summary>
-    private unsafe bool TryRecvCopy<T>([NotNullWhen(true)] out T? value, RecvFlags flags, long deadline, delegate*<ReadOnlySpan<byte>, T> copy)
-        where T : class
-    {
-        ZmqMsg msg;
-        _ = LibZmq.MsgInit(&msg); // cannot fail
-        try
-        {
-            value = ReceiveInto(&msg, flags, deadline) ? copy(new ReadOnlySpan<byte>(LibZmq.MsgData(&msg), (int)LibZmq.MsgSize(&msg))) : null;
-            return value is not null;
-        }
-        finally
-        {
-            _ = LibZmq.MsgClose(&msg); // cannot fail on a message zmq_msg_init set up
-        }
-    }
-
-    private static string DecodeUtf8(ReadOnlySpan<byte> bytes) => Encoding.UTF8.GetString(bytes);
-
-    private static byte[] CopyBytes(ReadOnlySpan<byte> bytes) => bytes.ToArray();
-
-    /// <summary>Receives into a message that does not move (a local or pinned one).</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private unsafe bool ReceiveInto(ZmqMsg* msg, RecvFlags flags, long deadline = NoDeadline)
-    {
-        int callFlags = CallFlags((int)flags, deadline);
-        SocketCall call = BeginCall();
-        while (LibZmq.MsgRecv(msg, call.Native, callFlags) < 0)
-        {
-            if (!RetryOrEndCall(call, callFlags, Direction.Receive, deadline))
-            {
-                return false;
-            }
-        }
-
-        call.Dispose();
-        return true;
-    }
-
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private unsafe int RecvCore(byte* buffer, int length, RecvFlags flags, long deadline = NoDeadline)
-    {
-        int callFlags = CallFlags((int)flags, deadline);
-        SocketCall call = BeginCall();
-        int received;
-        while ((received = LibZmq.Recv(call.Native, buffer, (nuint)length, callFlags)) < 0)
-        {
-            if (!RetryOrEndCall(call, callFlags, Direction.Receive, deadline))
-            {
-                return -1;
-            }
-        }
-
-        call.Dispose();
-        return received;
-    }
 }

@@ -1,15 +1,9 @@
-using System.Buffers;
 using System.Runtime.CompilerServices;
-using System.Text;
-using Net.Zmq.Internal;
-using Net.Zmq.Interop;
 
 namespace Net.Zmq;
 
 public sealed partial class Socket
 {
-    private const int StackStringBytes = 256;
-
     /// <summary>Sends one frame copied from <paramref name="data"/> (<c>zmq_send</c>).</summary>
     /// <returns>True when queued; false only when <see cref="SendFlags.DontWait"/> is set and the frame cannot be queued now (EAGAIN).</returns>
     /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
@@ -65,120 +59,4 @@ public sealed partial class Socket
     /// <exception cref="ZmqException">EHOSTUNREACH: a <see cref="SocketType.Server"/> or <see cref="SocketType.Peer"/> has no peer with the message's <see cref="Message.RoutingId"/>; and as for the other overloads.</exception>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool Send(Message message, SendFlags flags = SendFlags.None) => SendMessage(message, flags, NoDeadline);
-
-    /// <summary>Sends the UTF-8 bytes of <paramref name="text"/>, encoded on the stack or into a pooled array.</summary>
-    private unsafe bool SendText(string text, SendFlags flags, long deadline)
-    {
-        if (Encoding.UTF8.GetMaxByteCount(text.Length) <= StackStringBytes)
-        {
-            byte* buffer = stackalloc byte[StackStringBytes];
-            int length = Encoding.UTF8.GetBytes(text, new Span<byte>(buffer, StackStringBytes));
-            return SendCore(buffer, length, flags, deadline);
-        }
-
-        byte[] rented = ArrayPool<byte>.Shared.Rent(Encoding.UTF8.GetByteCount(text));
-        try
-        {
-            int length = Encoding.UTF8.GetBytes(text, rented);
-            fixed (byte* p = rented)
-            {
-                return SendCore(p, length, flags, deadline);
-            }
-        }
-        finally
-        {
-            ArrayPool<byte>.Shared.Return(rented);
-        }
-    }
-
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private unsafe bool SendMessage(Message message, SendFlags flags, long deadline)
-    {
-        ArgumentNullException.ThrowIfNull(message);
-        message.ThrowIfNotSendable();
-        ThrowIfRefused(flags);
-        int callFlags = CallFlags((int)flags, deadline);
-        SocketCall call = BeginCall();
-        fixed (ZmqMsg* msg = &message.Native)
-        {
-            while (LibZmq.MsgSend(msg, call.Native, callFlags) < 0)
-            {
-                if (!RetryOrEndCall(call, callFlags, Direction.Send, deadline))
-                {
-                    return false;
-                }
-            }
-        }
-
-        call.Dispose();
-        message.MarkSent();
-        return true;
-    }
-
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private unsafe bool SendCore(byte* data, int length, SendFlags flags, long deadline = NoDeadline)
-    {
-        ThrowIfRefused(flags);
-        int callFlags = CallFlags((int)flags, deadline);
-        SocketCall call = BeginCall();
-        while (LibZmq.Send(call.Native, data, (nuint)length, callFlags) < 0)
-        {
-            if (!RetryOrEndCall(call, callFlags, Direction.Send, deadline))
-            {
-                return false;
-            }
-        }
-
-        call.Dispose();
-        return true;
-    }
-
-    /// <summary>Checks a native buffer given as pointer and size: a negative size, or a null pointer with a size, is refused.</summary>
-    private static unsafe byte* NativeBuffer(nint pointer, int size, string nullMessage, [CallerArgumentExpression(nameof(pointer))] string? paramName = null)
-    {
-        ArgumentOutOfRangeException.ThrowIfNegative(size);
-        if (pointer == 0 && size != 0)
-        {
-            throw new ArgumentNullException(paramName, nullMessage);
-        }
-
-        return (byte*)pointer;
-    }
-
-    /// <summary>Refuses <see cref="SendFlags.SendMore"/> on a draft socket, and every send after <see cref="RefuseSends"/>, before anything is queued.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void ThrowIfRefused(SendFlags flags)
-    {
-        if ((((int)flags | RefuseEverySend) & _refusedSendFlags) != 0)
-        {
-            ThrowRefused(flags);
-        }
-    }
-
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private void ThrowRefused(SendFlags flags)
-    {
-        if ((_refusedSendFlags & RefuseEverySend) != 0)
-        {
-            throw Volatile.Read(ref _sendRefusal)!();
-        }
-
-        ThrowHelper.ThrowSinglePart(Type, IsConflating, nameof(flags));
-    }
-
-    /// <summary>
-    /// After a send or receive libzmq refused (errno read here): true to make the call again (EINTR), false when a
-    /// call under DontWait found nothing to do (EAGAIN); throws for anything else.
-    /// </summary>
-    private bool ContinueAfterFailure(int flags, Direction direction)
-    {
-        int errorNumber = LibZmq.Errno();
-        AfterFailure next = ErrnoPolicy.Classify(errorNumber, (flags & (int)SendFlags.DontWait) != 0);
-        if (next == AfterFailure.Fail)
-        {
-            ThrowHelper.ThrowTransferFailed(errorNumber, Type, direction);
-        }
-
-        return next == AfterFailure.Retry;
-    }
 }

@@ -1,5 +1,3 @@
-using Net.Zmq.Internal;
-
 namespace Net.Zmq;
 
 /// <summary>Multipart sends from plain collections: strings, and <see cref="Message"/> frames the caller keeps.</summary>
@@ -15,26 +13,8 @@ public sealed partial class Socket
     /// <exception cref="ContextTerminatedException">The context was shut down.</exception>
     public void SendMultipart(params string[] frames)
     {
-        ArgumentNullException.ThrowIfNull(frames);
-        if (frames.Length == 0)
-        {
-            ThrowHelper.ThrowArgument("A multipart message needs at least one frame.", nameof(frames));
-        }
-
-        ThrowIfMultipartRefused(frames.Length, nameof(frames));
-        for (int i = 0; i < frames.Length; i++)
-        {
-            if (frames[i] is null)
-            {
-                throw new ArgumentNullException(nameof(frames), $"Frame {i} is null.");
-            }
-        }
-
-        int last = frames.Length - 1;
-        for (int i = 0; i <= last; i++)
-        {
-            Send(frames[i], FrameFlags(SendFlags.None, i, last));
-        }
+        ValidateFrames(frames, SendFlags.None);
+        SendCopies(arrays: null, frames, SendFlags.None);
     }
 
     /// <summary>
@@ -57,25 +37,7 @@ public sealed partial class Socket
         }
 
         IReadOnlyList<Message> list = frames as IReadOnlyList<Message> ?? [.. frames];
-        int count = list.Count;
-        if (count == 0)
-        {
-            ThrowHelper.ThrowArgument("A multipart message needs at least one frame.", nameof(frames));
-        }
-
-        ThrowIfMultipartRefused(count, nameof(frames));
-        ThrowIfRefused(flags);
-        for (int i = 0; i < count; i++)
-        {
-            Message? frame = list[i];
-            if (frame is null)
-            {
-                throw new ArgumentNullException(nameof(frames), $"Frame {i} is null.");
-            }
-
-            frame.ThrowIfNotSendable();
-        }
-
+        ValidateFrames(list, flags);
         return SendFrames(list, flags, NoDeadline);
     }
 }

@@ -1,8 +1,4 @@
 using System.Diagnostics.CodeAnalysis;
-using System.Runtime.CompilerServices;
-using System.Runtime.InteropServices;
-using Net.Zmq.Internal;
-using Net.Zmq.Interop;
 
 namespace Net.Zmq;
 
@@ -183,119 +179,7 @@ public sealed partial class Socket
     /// <exception cref="ContextTerminatedException">The context was shut down.</exception>
     public bool TrySendMultipart(MultipartMessage message, TimeSpan timeout)
     {
-        ValidateMultipart(message);
+        ValidateFrames(message, SendFlags.None);
         return SendFrames(message, SendFlags.None, Deadline(timeout));
     }
-
-    /// <summary>
-    /// The flags of the libzmq call: as given without a deadline; with one, DontWait too, the waiting being done by
-    /// <c>zmq_poll</c> between attempts (see <see cref="RetryAfterFailure"/>).
-    /// </summary>
-    private static int CallFlags(int flags, long deadline) =>
-        deadline == NoDeadline ? flags : flags | (int)SendFlags.DontWait;
-
-    /// <summary>
-    /// After libzmq refused a send or receive made with <paramref name="callFlags"/>: true to try again. Without a
-    /// deadline the errno policy decides (<see cref="ContinueAfterFailure"/>); with one, <see cref="WaitAfterFailure"/>.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private bool RetryAfterFailure(nint socket, int callFlags, Direction direction, long deadline) =>
-        deadline == NoDeadline ? ContinueAfterFailure(callFlags, direction) : WaitAfterFailure(socket, direction, deadline);
-
-    /// <summary>
-    /// <see cref="RetryAfterFailure"/> for the single-frame paths, which end their call without a <c>finally</c>: when
-    /// it gives up (false) or throws, the call is ended first, so nothing leaves the method with the socket claimed.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private bool RetryOrEndCall(scoped in SocketCall call, int callFlags, Direction direction, long deadline)
-    {
-        bool retry = false;
-        try
-        {
-            retry = RetryAfterFailure(call.Native, callFlags, direction, deadline);
-            return retry;
-        }
-        finally
-        {
-            if (!retry)
-            {
-                call.Dispose();
-            }
-        }
-    }
-
-    /// <summary>
-    /// After a DontWait send or receive libzmq refused (errno read here): true to try again, at once after EINTR or once
-    /// the socket is ready; false when <paramref name="deadline"/> passed first. Throws for anything but EINTR and EAGAIN.
-    /// </summary>
-    private bool WaitAfterFailure(nint socket, Direction direction, long deadline) =>
-        ContinueAfterFailure((int)SendFlags.DontWait, direction)
-        || WaitForReadiness(socket, direction == Direction.Send ? PollEvents.Out : PollEvents.In, deadline, lookAtOnce: false);
-
-    /// <summary>Waits, inside a call of its own, until the socket is ready for <paramref name="events"/>; false once <paramref name="deadline"/> passed.</summary>
-    private bool WaitUntil(PollEvents events, long deadline, bool lookAtOnce)
-    {
-        using SocketCall call = BeginCall();
-        return WaitForReadiness(call.Native, events, deadline, lookAtOnce);
-    }
-
-    /// <summary>
-    /// Polls the socket alone for <paramref name="events"/> until ready (true) or <paramref name="deadline"/> (false);
-    /// with <paramref name="lookAtOnce"/> it looks at least once even when the time is already up.
-    /// </summary>
-    private unsafe bool WaitForReadiness(nint socket, PollEvents events, long deadline, bool lookAtOnce)
-    {
-        ZmqPollItemWindows item; // the larger of the two layouts: room for either on the stack
-        ZmqPollItems.Write((byte*)&item, socket, fd: -1, events);
-
-        while (true)
-        {
-            int remaining = RemainingMilliseconds(deadline);
-            if (remaining == 0 && !lookAtOnce)
-            {
-                return false; // the time is up (TimeSpan.Zero: the one try was made)
-            }
-
-            lookAtOnce = false;
-
-            int ready = LibZmq.Poll(&item, 1, new CLong(remaining));
-            if (ready > 0)
-            {
-                return true;
-            }
-
-            if (ready < 0)
-            {
-                int errorNumber = LibZmq.Errno();
-                if (ErrnoPolicy.Classify(errorNumber, dontWait: false) != AfterFailure.Retry)
-                {
-                    ThrowHelper.ThrowZmq(errorNumber, $"Waiting on a {Type} socket");
-                }
-            }
-
-            // Timed out, interrupted, or woken early: the loop looks at the clock again.
-        }
-    }
-
-    /// <summary>No deadline: the call blocks in libzmq, or not, as its flags and the socket's timeout options say.</summary>
-    private const long NoDeadline = long.MinValue;
-
-    /// <summary>A deadline that never comes: the call waits in <c>zmq_poll</c> as long as it takes.</summary>
-    private const long InfiniteDeadline = -1;
-
-    /// <summary>The <see cref="Environment.TickCount64"/> at which <paramref name="timeout"/> ends, or <see cref="InfiniteDeadline"/>.</summary>
-    private static long Deadline(TimeSpan timeout)
-    {
-        int milliseconds = OptionValues.ToMilliseconds(timeout, nameof(timeout));
-        if (milliseconds < 0)
-        {
-            return InfiniteDeadline;
-        }
-
-        // A fraction of a millisecond still waits that millisecond rather than none.
-        return Environment.TickCount64 + (timeout > TimeSpan.Zero ? Math.Max(milliseconds, 1) : 0);
-    }
-
-    private static int RemainingMilliseconds(long deadline) =>
-        deadline == InfiniteDeadline ? -1 : (int)Math.Max(0, deadline - Environment.TickCount64);
 }

@@ -13,57 +13,11 @@ namespace Net.Zmq;
 /// </summary>
 public sealed partial class Socket : IDisposable, IAsyncDisposable
 {
-    private const int Closed = -1;
-
     // A bit of _refusedSendFlags no SendFlags value uses, which the send path tests whatever the flags (RefuseSends).
     private const int RefuseEverySend = 1 << 30;
 
-    // Compare-and-swap claims in a row by one thread before the socket is granted to it (see SocketBias).
-    private const int ClaimsBeforeBias = 16;
-
-    // Take-backs of a grant after which a socket, evidently handed between threads, is never granted again.
-    private const int MaxBiasRevocations = 8;
-
-    private readonly SocketHandle _handle;
-    private readonly nint _native;
-
-    // Who is inside a call on this socket: 0 (nobody), the managed id of the calling thread, or Closed once the native
-    // socket is closed. BeginClaimedCall's one compare-and-swap both claims the socket for its thread and keeps the
-    // native socket open: Dispose closes it only when nobody is inside, or leaves that to the call in flight (EndCall).
-    // A thread the socket is granted to claims it through _bias instead. Draft sockets are thread-safe and never
-    // claimed: each call leases the handle instead.
-    private int _caller;
-
-    // Calls the owning thread makes inside its own call (a nested BeginCall); only that thread touches it.
-    private int _nestedCalls;
-
-    // The grant of the thread that made ClaimsBeforeBias compare-and-swap claims in a row, or null (see SocketBias).
-    // Given and taken back only under the compare-and-swap claim.
-    private SocketBias? _bias;
-
-    // The thread that made the last compare-and-swap claims, how many in a row, and how often a grant was taken back;
-    // touched only under the claim.
-    private int _lastCaller;
-    private int _claimsInARow;
-    private int _biasRevocations;
-
-    // Set by Dispose before it tries to close; every call after it fails, even while a Poller, a proxy or the async
-    // driver still holds a lease on the handle.
-    private volatile bool _disposed;
-
-    // Set while a new async driver waits to learn that the synchronous call which may have been in flight when it was
-    // created (and so took no gate) has ended; that call's EndCall, or the creator, releases the driver.
-    private volatile bool _asyncJoining;
-
-    // The async driver, created by the first asynchronous call; from then on every call on the socket goes through its gate.
-    private SocketAsyncDriver? _async;
-
-    // Disposes the async driver if this socket is collected undisposed (the reactor roots the driver, not the socket).
-    private SocketAsyncDriverCollector? _asyncCollector;
-
-    // How many Poller entries and running proxies hold the socket. They drive it inside libzmq outside the async
-    // gate, so while any holds it no async driver is created, and a socket with one is never held (HoldForPolling).
-    private int _holders;
+    // Every concurrency fact about this socket: the claim, the holds, the async driver, who closes the native socket.
+    private readonly SocketGate _gate;
 
     // SendFlags.SendMore on the draft sockets, which take single-part messages only, and on a socket with Conflate set
     // (a conflating queue keeps one frame, not one message: libzmq aborts the process when a conflating peer receives
@@ -117,8 +71,7 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
             throw;
         }
 
-        _handle = handle;
-        _native = handle.DangerousGetHandle();
+        _gate = new SocketGate(handle, type, isDraft);
         Context = context;
         Type = type;
         _refusedSendFlags = isDraft ? (int)SendFlags.SendMore : 0;
@@ -144,7 +97,7 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     public SocketType Type { get; }
 
     /// <summary>Whether <see cref="Dispose"/> has been called.</summary>
-    public bool IsDisposed => _disposed;
+    public bool IsDisposed => _gate.IsDisposed;
 
     /// <summary>Whether this is a draft socket: thread-safe, single-part only, without the <c>ZMQ_FD</c> async waits on.</summary>
     internal bool IsDraft => IsDraftType(Type);
@@ -235,22 +188,7 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     public void Unsubscribe(string prefix) => SetOption(SocketOption.Unsubscribe, prefix);
 
     /// <summary>Closes the socket (<c>zmq_close</c>). Unsent messages linger in the background for <see cref="SocketOption.Linger"/>. Calling it again does nothing.</summary>
-    public void Dispose()
-    {
-        if (_disposed)
-        {
-            return;
-        }
-
-        _disposed = true;
-
-        // EndCall clears _caller (or counts down its grant's calls) and then reads _disposed without a fence of its own;
-        // after this barrier either that call's exit is visible to CloseIfIdle here, or the exiting call sees _disposed
-        // and closes. A call through a grant counts itself before it reads _disposed, so the same holds for its start.
-        // The async driver's creation, which checks _disposed after publishing, pairs with it the same way.
-        Interlocked.MemoryBarrierProcessWide();
-        CloseIfIdle();
-    }
+    public void Dispose() => _gate.Dispose();
 
     /// <summary>
     /// Closes the socket as <see cref="Dispose"/> does, for <c>await using</c>. Closing never blocks (libzmq hands
@@ -265,295 +203,8 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     /// <inheritdoc />
     public override string ToString() => IsDisposed ? $"{Type} socket (disposed)" : $"{Type} socket";
 
-    /// <summary>
-    /// Begins a call on the native socket (see <see cref="SocketCall"/>): claims the socket for the calling thread and,
-    /// once the socket is in async use, takes the async driver's gate.
-    /// </summary>
-    /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
-    /// <exception cref="InvalidOperationException">Another thread is inside a call on it (thread-safe draft sockets excepted).</exception>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal SocketCall BeginCall()
-    {
-        // Read first and unconditionally, so that the JIT reads the thread-static once for the calls of a loop's body.
-        int thread = CallingThread.Id;
-        if (Volatile.Read(ref _bias) is { } bias && bias.Thread == thread)
-        {
-            // Counted before Revoked and _disposed are read: a thread taking the socket back, or disposing it, reads
-            // Calls after a process-wide barrier.
-            bias.Calls++;
-            if (!bias.Revoked && !_disposed)
-            {
-                Volatile.Read(ref _async)?.EnterSync();
-                return new SocketCall(this, _native, bias);
-            }
-
-            bias.Calls--;
-        }
-
-        return BeginClaimedCall(thread);
-    }
-
-    /// <summary>
-    /// <see cref="BeginCall"/> for a thread the socket is not granted to: the compare-and-swap claim (a lease on draft
-    /// sockets). Kept out of line so that the granted path, inlined into every send and receive, stays small.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private SocketCall BeginClaimedCall(int thread)
-    {
-        int caller = IsDraft ? thread : Interlocked.CompareExchange(ref _caller, thread, 0);
-        if (caller != 0 || _disposed || Volatile.Read(ref _bias) is not null)
-        {
-            return BeginSharedNestedOrFailedCall(thread, caller);
-        }
-
-        CountClaim(thread);
-        Volatile.Read(ref _async)?.EnterSync();
-        return new SocketCall(this, _native, null);
-    }
-
-    /// <summary>
-    /// Ends a call begun by <see cref="BeginCall"/> (claimed through <paramref name="bias"/>, or otherwise when null);
-    /// closes the native socket if it was disposed meanwhile.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal void EndCall(SocketBias? bias)
-    {
-        if (bias is null)
-        {
-            EndClaimedCall();
-            return;
-        }
-
-        Volatile.Read(ref _async)?.ExitSync();
-        bias.Calls--;
-        if (_disposed || _asyncJoining)
-        {
-            EndCallSlow();
-        }
-    }
-
-    /// <summary><see cref="EndCall"/> for a call begun by <see cref="BeginClaimedCall(int)"/>.</summary>
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private void EndClaimedCall()
-    {
-        Volatile.Read(ref _async)?.ExitSync();
-        if (IsDraft)
-        {
-            _handle.EndLease();
-        }
-        else if (_nestedCalls != 0)
-        {
-            _nestedCalls--;
-        }
-        else
-        {
-            GiveBackClaim();
-        }
-    }
-
-    /// <summary>Gives back the compare-and-swap claim; closes the native socket if it was disposed meanwhile.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void GiveBackClaim()
-    {
-        Volatile.Write(ref _caller, 0);
-        if (_disposed || _asyncJoining)
-        {
-            EndCallSlow();
-        }
-    }
-
-    /// <summary>True while no call is inside libzmq on the socket but, perhaps, one by <paramref name="thread"/>.</summary>
-    private bool NoCallInFlight(int thread)
-    {
-        int caller = Volatile.Read(ref _caller);
-        return (caller == 0 || caller == Closed || caller == thread)
-               && (Volatile.Read(ref _bias) is not { } bias || bias.Thread == thread || Volatile.Read(ref bias.Calls) == 0);
-    }
-
-    /// <summary>
-    /// Counts a compare-and-swap claim by <paramref name="thread"/>, under that claim, and grants it the socket after
-    /// <see cref="ClaimsBeforeBias"/> in a row.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void CountClaim(int thread)
-    {
-        if (_lastCaller != thread)
-        {
-            _lastCaller = thread;
-            _claimsInARow = 1;
-        }
-        else if (++_claimsInARow == ClaimsBeforeBias && _biasRevocations < MaxBiasRevocations)
-        {
-            Volatile.Write(ref _bias, new SocketBias(thread));
-        }
-    }
-
-    /// <summary>
-    /// Takes the socket back from the thread <paramref name="bias"/> was granted to, under the compare-and-swap claim:
-    /// false, with the grant left standing, when that thread is inside a call through it.
-    /// </summary>
-    private bool TryRevoke(SocketBias bias)
-    {
-        bias.Revoked = true;
-        // After the barrier either Calls shows the owner's call, or the owner's read of Revoked sees it set.
-        Interlocked.MemoryBarrierProcessWide();
-        if (Volatile.Read(ref bias.Calls) != 0)
-        {
-            bias.Revoked = false;
-            return false;
-        }
-
-        _biasRevocations++;
-        Volatile.Write(ref _bias, null);
-        return true;
-    }
-
-    // As Dispose does, CreateAsyncDriver publishes then issues a process-wide barrier before reading _caller and the
-    // grant's calls, so the unfenced write-then-read of EndCall and GiveBackClaim cannot miss it: either it sees this
-    // call has ended, or this call sees its flag.
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private void EndCallSlow()
-    {
-        // Not while another call is in flight (the claim of a call this one was nested in): that call releases it.
-        if (_asyncJoining && Volatile.Read(ref _async) is { } driver && NoCallInFlight(0))
-        {
-            ReleaseEarlierCall(driver);
-        }
-
-        if (_disposed)
-        {
-            CloseIfIdle();
-        }
-    }
-
-    private void ReleaseEarlierCall(SocketAsyncDriver driver)
-    {
-        if (driver.ReleaseEarlierCall())
-        {
-            _asyncJoining = false;
-        }
-    }
-
-    private SocketCall BeginSharedNestedOrFailedCall(int thread, int caller)
-    {
-        if (caller == 0)
-        {
-            if (_disposed)
-            {
-                // Claimed, but Dispose had begun: give the claim back (closing if this was the call it waited for).
-                GiveBackClaim();
-                ThrowHelper.ThrowObjectDisposed(this);
-            }
-
-            // Claimed while the socket is granted to a thread: take it back, unless that thread is inside a call.
-            SocketBias bias = Volatile.Read(ref _bias)!;
-            if (bias.Thread == thread)
-            {
-                // This thread's own grant, which a thread that failed to take it back marked for a moment.
-                GiveBackClaim();
-                return BeginCall();
-            }
-
-            if (!TryRevoke(bias))
-            {
-                GiveBackClaim();
-                ThrowHelper.ThrowConcurrentUse(Type, bias.Thread);
-            }
-
-            CountClaim(thread);
-            Volatile.Read(ref _async)?.EnterSync();
-            return new SocketCall(this, _native, null);
-        }
-
-        if (_disposed || caller == Closed)
-        {
-            ThrowHelper.ThrowObjectDisposed(this);
-        }
-
-        if (IsDraft)
-        {
-            return new SocketCall(this, _handle.Lease(this), null);
-        }
-
-        if (caller != thread)
-        {
-            ThrowHelper.ThrowConcurrentUse(Type, caller);
-        }
-
-        _nestedCalls++;
-        Volatile.Read(ref _async)?.EnterSync();
-        return new SocketCall(this, _native, null);
-    }
-
-    /// <summary>Closes the native socket unless a call is in flight, in which case that call's EndCall does. Once only.</summary>
-    private void CloseIfIdle()
-    {
-        if (Volatile.Read(ref _bias) is { Calls: not 0 } || Interlocked.CompareExchange(ref _caller, Closed, 0) != 0)
-        {
-            return;
-        }
-
-        Volatile.Read(ref _async)?.Dispose();
-        if (Volatile.Read(ref _asyncCollector) is { } collector)
-        {
-            GC.SuppressFinalize(collector);
-        }
-
-        _handle.Dispose(); // waits for the last lease (Poller, proxy, async pump) before zmq_close
-    }
-
-    /// <summary>
-    /// Leases the native socket for a <see cref="Poller"/> entry or a running <see cref="Proxy"/> (<paramref name="holder"/>),
-    /// until <see cref="ReleaseHold"/>. Never takes the async gate: a socket used asynchronously is refused instead,
-    /// and while the lease is held the asynchronous methods are refused.
-    /// </summary>
-    /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
-    /// <exception cref="InvalidOperationException">The socket has been used with the asynchronous methods.</exception>
-    internal nint HoldForPolling(string holder)
-    {
-        if (_disposed)
-        {
-            ThrowHelper.ThrowObjectDisposed(this);
-        }
-
-        lock (SocketAsyncDriver.CreationLock)
-        {
-            if (Volatile.Read(ref _async) is not null)
-            {
-                ThrowHelper.ThrowInvalidOperation(
-                    $"This {Type} socket has been used with SendAsync/RecvAsync and cannot be given to {holder}: a socket used " +
-                    "with SendAsync/RecvAsync is driven by Net.Zmq's reactor; poll a socket you use synchronously only, or keep " +
-                    "using the async API (await several sockets with Task.WhenAny or one receive loop each).");
-            }
-
-            nint socket = _handle.Lease(this);
-            _holders++;
-            return socket;
-        }
-    }
-
-    /// <summary>Gives back a lease taken by <see cref="HoldForPolling"/>.</summary>
-    internal void ReleaseHold()
-    {
-        lock (SocketAsyncDriver.CreationLock)
-        {
-            _holders--;
-        }
-
-        _handle.EndLease();
-    }
-
-    /// <summary>Throws when a Poller or a proxy holds the socket; called, under the creation lock, before the async state is created.</summary>
-    internal void ThrowIfHeldForPolling()
-    {
-        if (_holders != 0)
-        {
-            ThrowHelper.ThrowInvalidOperation(
-                $"This {Type} socket is held by a Poller or a running Proxy, which drive it outside Net.Zmq's reactor, so " +
-                "SendAsync/RecvAsync cannot be used on it now. Remove it from the Poller (or dispose the Poller, or stop the " +
-                "proxy) first, or use the synchronous calls while it is polled.");
-        }
-    }
+    /// <summary>The socket's gate: its claim, holds and async driver (see <see cref="SocketGate"/>).</summary>
+    internal SocketGate Gate => _gate;
 
     private static bool IsDraftType(SocketType type) => type >= SocketType.Server;
 

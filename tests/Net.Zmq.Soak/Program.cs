@@ -2,13 +2,20 @@ using System.Globalization;
 using Net.Zmq;
 using Net.Zmq.Soak.Peers;
 using Net.Zmq.Soak.Scenarios;
+using Net.Zmq.Soak.Stress;
 
 // Net.Zmq's soak runner (./build.sh soak) and the peer process of the fault tests.
 //   dotnet Net.Zmq.Soak.dll [soak] [--scale FACTOR]   every soak scenario at full size (times FACTOR)
 //   dotnet Net.Zmq.Soak.dll peer ...                    a child peer for the fault tests (see PeerProcess)
+//   dotnet Net.Zmq.Soak.dll gate-stress SECONDS         every door into a socket's gate raced (see GateStress)
 if (args.Length > 0 && args[0] == "peer")
 {
     return PeerProcess.Run(args[1..]);
+}
+
+if (args.Length > 0 && args[0] == "gate-stress" && OperatingSystem.IsLinux())
+{
+    return GateStress.Run(args[1..]);
 }
 
 double scale = 1;

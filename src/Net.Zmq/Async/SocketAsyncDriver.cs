@@ -14,7 +14,8 @@ namespace Net.Zmq.Async;
 /// </summary>
 /// <remarks>
 /// Every libzmq call on the socket — the reactor's, an async call's first attempt, and from then on every
-/// synchronous call (through <see cref="EnterSync"/>) — runs inside the gate. The reactor never waits for the gate:
+/// synchronous call (through <see cref="EnterSync"/>) — runs inside the gate, once the socket's
+/// <see cref="SocketGate"/> has handed the socket over (<see cref="HandOver"/>). The reactor never waits for the gate:
 /// when it is taken it leaves a request, and whoever holds the gate pumps on the way out. After any call, if an
 /// operation is parked, the socket is pumped, which ends by reading <c>ZMQ_EVENTS</c>: a send can make a socket
 /// readable, and libzmq signals <c>ZMQ_FD</c> again only after its pending commands were drained that way.
@@ -23,8 +24,6 @@ internal sealed unsafe class SocketAsyncDriver
 {
     private const int ZmqEvents = (int)SocketOption.Events;
     private const int PumpWaitMilliseconds = 5;
-
-    private static readonly object s_creation = new();
 
     private readonly SocketHandle _handle;
     private readonly SocketType _type;
@@ -40,9 +39,9 @@ internal sealed unsafe class SocketAsyncDriver
     private bool _pumping;
     private int _disposed;
 
-    // 1 from creation until ReleaseEarlierCall: a synchronous call that began before this driver existed took no gate
-    // and may still be inside libzmq, so neither a pump nor a first attempt calls libzmq until the socket says it ended.
-    private int _earlierCallMayRun = 1;
+    // 1 from creation until HandOver: a synchronous call that began before this driver existed took no gate and may
+    // still be inside libzmq, so neither a pump nor a first attempt calls libzmq until the socket's gate says it ended.
+    private int _awaitingHandOver = 1;
 
     private SocketAsyncDriver(SocketHandle handle, SocketType type, nint fd)
     {
@@ -51,9 +50,6 @@ internal sealed unsafe class SocketAsyncDriver
         _fd = fd;
         _slot = SocketReactor.Instance.Register(this, fd);
     }
-
-    /// <summary>Held while a socket's driver is created, and while a Poller or a proxy takes or gives back its hold on a socket.</summary>
-    internal static object CreationLock => s_creation;
 
     private bool IsDisposed => Volatile.Read(ref _disposed) != 0;
 
@@ -237,7 +233,7 @@ internal sealed unsafe class SocketAsyncDriver
         bool pumped = false;
         Completion received = default;
         Completion sent = default;
-        while (Volatile.Read(ref _earlierCallMayRun) == 0 && Monitor.TryEnter(_gate))
+        while (Volatile.Read(ref _awaitingHandOver) == 0 && Monitor.TryEnter(_gate))
         {
             pumped = true;
             try
@@ -263,19 +259,15 @@ internal sealed unsafe class SocketAsyncDriver
     }
 
     /// <summary>
-    /// Called once the synchronous call that may have been in flight when this driver was created has ended (or none
-    /// was): from then on the gate alone keeps libzmq calls one at a time. Pumps what was parked meanwhile.
+    /// Called once, by the socket's <see cref="SocketGate"/> under its claim, when the synchronous call that may have
+    /// been in flight at this driver's creation has ended (or none was): from then on the gate alone keeps libzmq calls
+    /// one at a time. Pumps what was parked meanwhile.
     /// </summary>
-    /// <returns>True for the one caller that released it.</returns>
-    internal bool ReleaseEarlierCall()
+    internal void HandOver()
     {
-        if (Interlocked.Exchange(ref _earlierCallMayRun, 0) == 0)
-        {
-            return false;
-        }
-
+        int before = Interlocked.Exchange(ref _awaitingHandOver, 0);
+        System.Diagnostics.Debug.Assert(before == 1, "handed over once");
         Pump();
-        return true;
     }
 
     /// <summary>Serialises a synchronous call with the asynchronous machinery.</summary>
@@ -321,7 +313,7 @@ internal sealed unsafe class SocketAsyncDriver
     /// call may hold it for as long as it blocks, so that is not waited for.
     /// </summary>
     private bool TryEnterGateForCall() =>
-        Volatile.Read(ref _earlierCallMayRun) == 0 &&
+        Volatile.Read(ref _awaitingHandOver) == 0 &&
         (Monitor.TryEnter(_gate) || (Volatile.Read(ref _pumping) && Monitor.TryEnter(_gate, PumpWaitMilliseconds)));
 
     private void PumpInsideGate(ref Completion received, ref Completion sent)

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Buffers;
 using System.Threading.Tasks.Sources;
 using Net.Zmq.Internal;
@@ -53,7 +54,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     private int _flags;
     private int _generation;
 
-    // Whether this operation holds its Message or MultipartMessage claimed (TryEnterAsyncCall): during each libzmq
+    // Whether this operation holds its Message or MultipartMessage claimed (TryEnterCall): during each libzmq
     // call, and for a multipart message from its first frame until it completes.
     private bool _argumentsClaimed;
 
@@ -115,6 +116,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     /// <summary>Gives the operation back unused, after it finished at once.</summary>
     internal void Release()
     {
+        Debug.Assert(Volatile.Read(ref _state) == Busy, "only the Busy owner gives an operation back");
         ClearArguments();
         Volatile.Write(ref _state, Idle);
     }
@@ -180,12 +182,18 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     }
 
     /// <summary>Moves a parked operation to Busy for an attempt; false if it is not parked (done, cancelled, or idle).</summary>
-    internal bool TryClaimParked() => Interlocked.CompareExchange(ref _state, Busy, Parked) == Parked;
+    internal bool TryClaimParked()
+    {
+        bool claimed = Interlocked.CompareExchange(ref _state, Busy, Parked) == Parked;
+        Debug.Assert(!claimed || Volatile.Read(ref _state) == Busy, "only the claimer moves a Busy operation");
+        return claimed;
+    }
 
     /// <summary>Parks a Busy operation again, unless it was cancelled or its socket disposed in the meantime.</summary>
     internal void Requeue(bool socketDisposed)
     {
-        Interlocked.Exchange(ref _state, Parked);
+        int before = Interlocked.Exchange(ref _state, Parked);
+        Debug.Assert(before == Busy, "only a Busy operation is parked");
         if (Volatile.Read(ref _cancelRequested) != 0 && _nextFrame == 0)
         {
             TryEndWait(WaitEnd.Cancelled, default, 0);
@@ -227,6 +235,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     /// </summary>
     internal void Complete(int result, Exception? error, bool runContinuationInline)
     {
+        Debug.Assert(Volatile.Read(ref _state) == Busy, "only the Busy owner completes an operation");
         Volatile.Write(ref _state, Completed);
         Finish(result, error, runContinuationInline);
     }
@@ -238,7 +247,9 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     /// <exception cref="InvalidOperationException">The previous one in this direction has not completed, or its result was not taken yet.</exception>
     private void Claim(OperationKind kind, SendFlags flags)
     {
-        if (Interlocked.CompareExchange(ref _state, Busy, Idle) != Idle)
+        int before = Interlocked.CompareExchange(ref _state, Busy, Idle);
+        Debug.Assert(before is Idle or Busy or Parked or Completed, "an operation has four states");
+        if (before != Idle)
         {
             ThrowHelper.ThrowInvalidOperation(
                 $"A {Name} is already pending on this socket. A socket runs one asynchronous send and one asynchronous " +
@@ -328,9 +339,9 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
         switch (_kind)
         {
             case OperationKind.ReceiveMessage or OperationKind.SendMessage:
-                return _argumentsClaimed = _message!.TryEnterAsyncCall();
+                return _argumentsClaimed = _message!.TryEnterCall();
             case OperationKind.ReceiveMultipart or OperationKind.SendMultipart:
-                return _argumentsClaimed = _multipart!.TryEnterAsyncCall(_generation);
+                return _argumentsClaimed = _multipart!.TryEnterCall(_generation);
             default:
                 return true; // a buffer: the caller keeps it untouched until the operation completes
         }
@@ -346,11 +357,11 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
         _argumentsClaimed = false;
         if (_multipart is { } multipart)
         {
-            multipart.ExitAsyncCall();
+            multipart.ExitCall();
         }
         else
         {
-            _message?.ExitAsyncCall();
+            _message?.ExitCall();
         }
     }
 
@@ -410,6 +421,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
         {
             if (current)
             {
+                Debug.Assert(Volatile.Read(ref _state) == Completed, "a result is taken only from a Completed operation");
                 Volatile.Write(ref _state, Idle);
             }
         }

@@ -57,6 +57,7 @@ public sealed unsafe partial class EventLoop : IDisposable
     private Entry[] _polled = [];
     private int _polledCount;
     private byte[] _items = [];
+    private bool[] _claimed = [];
     private int _builtSocketsVersion = -1;
     private IEventLoopQueue[] _drained = [];
     private int _drainedCount;
@@ -148,8 +149,12 @@ public sealed unsafe partial class EventLoop : IDisposable
     /// and one for when a message can be sent without blocking (<paramref name="sendReady"/>); either may be null.
     /// </summary>
     /// <remarks>
-    /// Most sockets can send almost always: give <paramref name="sendReady"/> only while there is something to send
-    /// (<see cref="Update"/> sets and clears it), or the loop calls it on every pass.
+    /// <para>Most sockets can send almost always: give <paramref name="sendReady"/> only while there is something to send
+    /// (<see cref="Update"/> sets and clears it), or the loop calls it on every pass.</para>
+    /// <para>Once the loop polls it, the socket belongs to the loop's thread until it leaves the loop: call it from the
+    /// handlers (or post the work with <see cref="Post(Action)"/>); a call from another thread throws
+    /// <see cref="InvalidOperationException"/>. A socket another thread is inside a call on is left out of the loop's
+    /// polls until that call returns.</para>
     /// </remarks>
     /// <exception cref="ArgumentNullException"><paramref name="socket"/> is null.</exception>
     /// <exception cref="ArgumentException">Both handlers are null.</exception>
@@ -171,7 +176,7 @@ public sealed unsafe partial class EventLoop : IDisposable
                 ThrowHelper.ThrowInvalidOperation($"This {socket.Type} socket is already in this event loop; use Update to change its handlers.");
             }
 
-            nint native = socket.HoldForPolling("an EventLoop"); // given back when it leaves the loop
+            nint native = socket.Gate.Hold("an EventLoop"); // given back when it leaves the loop
             _sockets.Add(new SocketEntry(socket, native, receiveReady, sendReady));
             _socketsVersion++;
         }
@@ -584,25 +589,56 @@ public sealed unsafe partial class EventLoop : IDisposable
         }
     }
 
+    /// <summary>
+    /// Polls the waker and the sockets. zmq_poll calls into every socket it polls, so the poll is a call on each, made
+    /// under each one's claim (a call from another thread meanwhile is refused). A socket another thread is inside a
+    /// call on is left out of this poll, which then looks again within a millisecond: the loop never fails for it.
+    /// </summary>
     private int Poll(int timeoutMilliseconds)
     {
-        while (true)
+        int looked = 0;
+        try
         {
+            for (; looked < _polledCount; looked++)
+            {
+                // Descriptors (a .NET socket, a beacon, a raw handle) belong to no socket gate: nothing to claim.
+                if (_polled[looked] is not SocketEntry entry)
+                {
+                    continue;
+                }
+
+                _claimed[looked] = entry.Socket.Gate.TryBeginHeldCall(out int otherThread);
+                if (otherThread != 0)
+                {
+                    WriteItem(looked + 1, 0, -1, PollEvents.None);
+                    timeoutMilliseconds = timeoutMilliseconds < 0 ? 1 : Math.Min(timeoutMilliseconds, 1);
+                    _builtSocketsVersion = -1; // written back on the next pass
+                }
+            }
+
             int ready;
+            int errorNumber;
             fixed (byte* items = _items)
             {
-                ready = LibZmq.Poll(items, _polledCount + 1, new CLong(timeoutMilliseconds));
+                ready = ZmqPoll.Wait(items, _polledCount + 1, timeoutMilliseconds, out errorNumber);
             }
 
-            if (ready >= 0)
-            {
-                return ready;
-            }
-
-            int errorNumber = LibZmq.Errno();
-            if (ErrnoPolicy.Classify(errorNumber, dontWait: false) != AfterFailure.Retry)
+            if (ready < 0)
             {
                 ThrowHelper.ThrowZmq(errorNumber, "Polling in an EventLoop");
+            }
+
+            return ready;
+        }
+        finally
+        {
+            for (int i = 0; i < looked; i++)
+            {
+                if (_claimed[i])
+                {
+                    _claimed[i] = false;
+                    ((SocketEntry)_polled[i]).Socket.Gate.EndCall();
+                }
             }
         }
     }
@@ -750,6 +786,7 @@ public sealed unsafe partial class EventLoop : IDisposable
             if (_polled.Length < count)
             {
                 _polled = new Entry[count * 2];
+                _claimed = new bool[_polled.Length];
             }
 
             if (_items.Length < (count + 1) * ZmqPollItems.Size)
@@ -918,7 +955,7 @@ public sealed unsafe partial class EventLoop : IDisposable
             if (!_released)
             {
                 _released = true;
-                Socket.ReleaseHold();
+                Socket.Gate.ReleaseHold();
             }
         }
     }

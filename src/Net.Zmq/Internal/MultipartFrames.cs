@@ -73,4 +73,57 @@ internal static unsafe class MultipartFrames
             }
         }
     }
+
+    /// <summary>
+    /// Claims <paramref name="frames"/> for one synchronous send or receive (see <see cref="Message.TryEnterCall"/>): a
+    /// <see cref="MultipartMessage"/> as a whole, a caller's list of messages frame by frame. Give them back with <see cref="ExitCall"/>.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">Another call (on another thread, or an asynchronous one) is using them.</exception>
+    internal static void EnterCall(IReadOnlyList<Message> frames)
+    {
+        if (frames is MultipartMessage multipart)
+        {
+            if (!multipart.TryEnterCall(multipart.Generation))
+            {
+                ThrowHelper.ThrowInvalidOperation(
+                    "This MultipartMessage is in use by another call: another thread's send or receive, or an asynchronous " +
+                    "send or receive that has not completed. Give each thread (and each pending operation) its own.");
+            }
+
+            return;
+        }
+
+        int entered = 0;
+        try
+        {
+            for (; entered < frames.Count; entered++)
+            {
+                frames[entered].EnterCall();
+            }
+        }
+        catch
+        {
+            for (int i = 0; i < entered; i++)
+            {
+                frames[i].ExitCall();
+            }
+
+            throw;
+        }
+    }
+
+    /// <summary>Gives back what <see cref="EnterCall"/> claimed.</summary>
+    internal static void ExitCall(IReadOnlyList<Message> frames)
+    {
+        if (frames is MultipartMessage multipart)
+        {
+            multipart.ExitCall();
+            return;
+        }
+
+        for (int i = 0; i < frames.Count; i++)
+        {
+            frames[i].ExitCall();
+        }
+    }
 }

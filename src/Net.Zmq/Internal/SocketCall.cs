@@ -3,33 +3,42 @@ using System.Runtime.CompilerServices;
 namespace Net.Zmq.Internal;
 
 /// <summary>
-/// One call on a <see cref="Socket"/>, from <see cref="Socket.BeginCall"/> to <see cref="Dispose"/>: while it lasts the
-/// calling thread owns the socket, the native socket stays open (a concurrent <see cref="Socket.Dispose"/> closes it
-/// when the call ends), and, once the socket is in async use, the async driver's gate is held so the reactor never
-/// calls libzmq on it at the same time. <c>using SocketCall call = BeginCall();</c> then pass <see cref="Native"/> to libzmq.
-/// The single-frame send and receive paths call <see cref="Dispose"/> themselves instead of a <c>finally</c>
-/// (which the JIT compiles to a funclet called on every message): between begin and end they run only the libzmq call,
-/// which cannot throw, and their failure path ends the call before it returns false or throws.
+/// One call on a <see cref="Socket"/>, from <see cref="SocketGate.BeginCall"/> to <see cref="Dispose"/>: while it lasts
+/// the calling thread holds the socket's claim, the native socket stays open, and in async mode the driver's gate is
+/// held (see <see cref="SocketGate"/>). <c>using SocketCall call = BeginCall();</c> then pass <see cref="Native"/> to
+/// libzmq; the paths that end it without <c>finally</c> follow the rule in <see cref="SocketGate"/>'s header.
 /// </summary>
 internal readonly ref struct SocketCall
 {
-    private readonly Socket _socket;
-    private readonly SocketBias? _bias;
+    private readonly SocketGate _gate;
+    private readonly Message? _message;
 
-    /// <param name="socket">The socket called.</param>
+    /// <param name="gate">The socket's gate.</param>
     /// <param name="native">Its native socket.</param>
-    /// <param name="bias">The grant the call was claimed through, or null when it was claimed otherwise.</param>
-    internal SocketCall(Socket socket, nint native, SocketBias? bias)
+    internal SocketCall(SocketGate gate, nint native)
     {
-        _socket = socket;
+        _gate = gate;
         Native = native;
-        _bias = bias;
+    }
+
+    private SocketCall(SocketGate gate, nint native, Message message)
+    {
+        _gate = gate;
+        Native = native;
+        _message = message;
     }
 
     /// <summary>The native socket, valid until <see cref="Dispose"/>.</summary>
     internal nint Native { get; }
 
-    /// <summary>Ends the call.</summary>
+    /// <summary>This call, also holding <paramref name="message"/>, which the caller claimed (<see cref="Message.TryEnterCall"/>), until it ends.</summary>
+    internal SocketCall Holding(Message message) => new(_gate, Native, message);
+
+    /// <summary>Ends the call (and gives back the message it holds, if any).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void Dispose() => _socket.EndCall(_bias);
+    public void Dispose()
+    {
+        _message?.ExitCall();
+        _gate.EndCall();
+    }
 }

@@ -95,7 +95,7 @@ internal static class ThrowHelper
     }
 
     [DoesNotReturn]
-    internal static void ThrowObjectDisposed(object instance) => throw new ObjectDisposedException(instance.GetType().FullName);
+    internal static void ThrowObjectDisposed(object instance) => throw new ObjectDisposedException((instance as Type ?? instance.GetType()).FullName);
 
     [DoesNotReturn]
     internal static void ThrowConcurrentUse(SocketType type, int otherThread) =>
@@ -104,6 +104,13 @@ internal static class ThrowHelper
             "called it. libzmq sockets are not thread-safe, and two calls at once corrupt them: use each socket from one " +
             "thread at a time (hand it over through a lock or a queue), give each thread its own socket, or use a " +
             "thread-safe draft socket (Server/Client, Radio/Dish, Scatter/Gather, Peer, Channel).");
+
+    [DoesNotReturn]
+    internal static void ThrowHeldElsewhere(SocketType type, int pollingThread) =>
+        throw new InvalidOperationException(
+            $"The {type} socket is held by a Poller, an EventLoop or a Proxy that polls it on thread {pollingThread}, and " +
+            $"thread {Environment.CurrentManagedThreadId} called it. A held socket belongs to the thread that polls it: call " +
+            "it there (after Poll returns, or in the EventLoop's handlers), or remove it from the Poller or the EventLoop first.");
 
     [DoesNotReturn]
     internal static void ThrowArgument(string message, string paramName) => throw new ArgumentException(message, paramName);

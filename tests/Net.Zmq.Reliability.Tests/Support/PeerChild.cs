@@ -41,16 +41,19 @@ internal sealed partial class PeerChild : IDisposable
 
     /// <summary>Starts <c>peer ARGS</c>; with <paramref name="networkNamespace"/>, inside that namespace (needs root).</summary>
     public static PeerChild Start(string? networkNamespace, params string[] peerArguments) =>
-        Start(networkNamespace is null ? [] : ["ip", "netns", "exec", networkNamespace], peerArguments);
+        Start(networkNamespace is null ? [] : ["ip", "netns", "exec", networkNamespace], ["peer", .. peerArguments]);
 
     /// <summary>Starts <c>peer ARGS</c> with a soft and hard limit of <paramref name="limit"/> open files (<c>prlimit --nofile</c>).</summary>
     public static PeerChild StartWithFileLimit(int limit, params string[] peerArguments) =>
-        Start(["prlimit", $"--nofile={limit}:{limit}", "--"], peerArguments);
+        Start(["prlimit", $"--nofile={limit}:{limit}", "--"], ["peer", .. peerArguments]);
+
+    /// <summary>Starts another verb of the soak program (<c>dotnet Net.Zmq.Soak.dll ARGS</c>), for example <c>gate-stress</c>.</summary>
+    public static PeerChild StartVerb(params string[] arguments) => Start([], arguments);
 
     /// <summary>Waits for the next line the child writes (stderr lines start with "stderr "); null when none came within <paramref name="timeout"/>.</summary>
     public string? ReadLine(TimeSpan timeout) => _lines.TryTake(out string? line, timeout) ? line : null;
 
-    private static PeerChild Start(string[] wrapper, string[] peerArguments)
+    private static PeerChild Start(string[] wrapper, string[] arguments)
     {
         string soak = Path.Combine(AppContext.BaseDirectory, "Net.Zmq.Soak.dll");
         var start = new ProcessStartInfo(wrapper.Length == 0 ? "dotnet" : wrapper[0])
@@ -69,8 +72,7 @@ internal sealed partial class PeerChild : IDisposable
         }
 
         start.ArgumentList.Add(soak);
-        start.ArgumentList.Add("peer");
-        foreach (string argument in peerArguments)
+        foreach (string argument in arguments)
         {
             start.ArgumentList.Add(argument);
         }
