@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The JVM binding's build, run from the repository's build.sh (or by hand):
+#   jvm/build.sh setup   create (once) and cache the Debian trixie root with OpenJDK 25, JUnit 5, JeroMQ and Netty
+#   jvm/build.sh build   compile the module (--release 22), the tests and the demo
+#   jvm/build.sh demo    build, then run the demo from the JAR alone (system libzmq hidden)
+#   jvm/build.sh test    build, then run the JUnit 5 tests (prints "jvm tests: N passed, N failed, N skipped")
+#   jvm/build.sh pack    build, then write the JAR and the sources JAR to artifacts/jvm/packages
+#   jvm/build.sh bench   build, then run the benchmark suite against native C and JeroMQ (benchmarks/results/latest-jvm.md)
+#   jvm/build.sh shell   an interactive shell in the root with the repository at /src (for development)
+# The JDK needs glibc >= 2.38, newer than this host's, so every Java step runs in a chroot of Debian trixie whose
+# packages come from the same Debian mirror as the host's own apt sources. See jvm/README.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+
+log() { printf '==> jvm: %s\n' "$*"; }
+die() { printf 'jvm: %s\n' "$*" >&2; exit 1; }
+
+packages=(openjdk-25-jdk-headless junit5 libjeromq-java libnetty-java)
+# The root is keyed by what it holds: change the suite or the package list and a new root is built beside the old.
+root_key=$(printf '%s\n' trixie minbase "${packages[@]}" | sha256sum | cut -c1-12)
+root=$repo/artifacts/jvm/root-$root_key
+
+elapsed() { echo "$(( $(date +%s) - $1 ))s"; }
+
+# The host's Debian mirror, read from its apt sources (deb822 or one-line format), so no host name is written here.
+debian_mirror() {
+    local uri
+    uri=$(grep -hE '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '{print $2}' | grep -E '/debian/?$' | head -n 1 || true)
+    if [ -z "$uri" ]; then
+        uri=$(grep -hE '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+            awk '{for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) {print $i; exit}}' | grep -E '/debian/?$' | head -n 1 || true)
+    fi
+    [ -n "$uri" ] || die "no Debian mirror found in /etc/apt/sources.list*; the trixie root needs one"
+    echo "$uri"
+}
+
+mounted=()
+unmount_all() {
+    local i
+    for (( i = ${#mounted[@]} - 1; i >= 0; i-- )); do
+        umount -l "${mounted[$i]}" 2>/dev/null || true
+    done
+    mounted=()
+}
+trap unmount_all EXIT
+trap 'unmount_all; exit 130' INT
+trap 'unmount_all; exit 143' TERM
+
+mount_into() { # mount_into <root> : /proc, /dev (bind), the repository at /src
+    local r=$1
+    mkdir -p "$r/proc" "$r/src" "$r/dev"
+    mount -t proc proc "$r/proc"; mounted+=("$r/proc")
+    mount --bind /dev "$r/dev"; mounted+=("$r/dev")
+    mount --bind "$repo" "$r/src"; mounted+=("$r/src")
+    # Name resolution inside the root (apt) uses the host's resolver configuration.
+    cp -L /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null || true
+}
+
+setup() {
+    [ "$(id -u)" -eq 0 ] || die "the trixie root needs root (debootstrap, chroot, mount); run as root"
+    if [ -f "$root/.complete" ]; then
+        return
+    fi
+    local start mirror tmp
+    command -v debootstrap >/dev/null || {
+        log "installing debootstrap"
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
+    }
+    mirror=$(debian_mirror)
+    tmp=$root.partial
+    rm -rf "$tmp"
+    mkdir -p "$(dirname "$root")"
+    start=$(date +%s)
+    log "creating a Debian trixie root from $mirror (about 2 minutes)"
+    debootstrap --variant=minbase trixie "$tmp" "$mirror" >"$tmp.log" 2>&1 ||
+        { tail -n 20 "$tmp.log" >&2; die "debootstrap of Debian trixie failed: the Debian archive may no longer serve trixie (log: $tmp.log)"; }
+    log "trixie root created in $(elapsed "$start")"
+    start=$(date +%s)
+    log "installing ${packages[*]} in the root (about 90 seconds)"
+    mount_into "$tmp"
+    chroot "$tmp" /bin/sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${packages[*]}" \
+        >>"$tmp.log" 2>&1 ||
+        { unmount_all; tail -n 20 "$tmp.log" >&2; die "installing ${packages[*]} from Debian trixie failed: the archive may no longer serve the JDK (log: $tmp.log)"; }
+    chroot "$tmp" java -version 2>&1 | head -n 1 ||
+        { unmount_all; die "the JDK installed in the root does not run"; }
+    unmount_all
+    touch "$tmp/.complete"
+    mv "$tmp" "$root"
+    rm -f "$tmp.log"
+    log "packages installed in $(elapsed "$start")"
+}
+
+# in_root <command...>: runs a shell command line in the root, in /src/jvm, with the mounts undone on every exit path.
+in_root() {
+    mount_into "$root"
+    local status=0
+    chroot "$root" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/root LANG=C.UTF-8 \
+        ${JVM_ENV:-} /bin/bash -c "cd /src/jvm && $*" || status=$?
+    unmount_all
+    return $status
+}
+
+command=${1:-build}
+shift || true
+case "$command" in
+    setup) setup ;;
+    root) echo "$root" ;;
+    shell) setup; in_root "bash -i" ;;
+    build|demo|test|pack|bench)
+        setup
+        in_root "./java-build.sh $command $*"
+        ;;
+    *) sed -n '2,9p' "$0" >&2; exit 2 ;;
+esac
