@@ -96,7 +96,7 @@ in_root() {
     mount_into "$root"
     local status=0
     chroot "$root" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/root LANG=C.UTF-8 \
-        ${JVM_ENV:-} /bin/bash -c "cd /src/jvm && $*" || status=$?
+        JVM_TEST_FILTER="${JVM_TEST_FILTER:-}" NETZMQ_TEST_PEERS="${NETZMQ_TEST_PEERS:-}" /bin/bash -c "cd /src/jvm && $*" || status=$?
     unmount_all
     return $status
 }

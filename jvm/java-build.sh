@@ -54,7 +54,7 @@ run_tests() {
     report=$(mktemp)
     log "running the JUnit tests on $(java -version 2>&1 | head -n 1)"
     # The virtual-thread test opens tens of thousands of sockets (each with an eventfd).
-    ulimit -n 65536 2>/dev/null || true
+    ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
     java "${java_opts[@]}" -Dnet.zmq.test.peers="${NETZMQ_TEST_PEERS:-}" \
         -jar $share/junit-platform-console-standalone.jar execute \
         --class-path "$classes:$out/test-classes:$test_cp" --scan-class-path "$out/test-classes" \
