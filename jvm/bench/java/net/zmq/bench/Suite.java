@@ -1,8 +1,506 @@
 package net.zmq.bench;
 
-/** Placeholder until the benchmark suite lands. */
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import net.zmq.Context;
+import net.zmq.Message;
+import net.zmq.Poller;
+import net.zmq.RecvFlags;
+import net.zmq.SendFlags;
+import net.zmq.Socket;
+import net.zmq.internal.Native;
+import org.zeromq.ZContext;
+import org.zeromq.ZMQ;
+
+/**
+ * The JVM benchmark suite: the first JVM-ZMQ's two suites (memory strategies, receive modes) at 64 B, 512 B, 1 KB and
+ * 64 KB, ROUTER to ROUTER over tcp, 10,000 messages per operation, then an interleaved phase that alternates the native
+ * C baseline, this binding and JeroMQ on the same loop. Writes benchmarks/results/latest-jvm.md.
+ * <p>Usage: Suite --native &lt;zmq_native_bench&gt; --results &lt;dir&gt; [--quick]
+ */
 public final class Suite {
-    public static void main(String[] args) {
-        throw new UnsupportedOperationException("not yet");
+    static final int MESSAGES = 10_000;
+    static final int[] SIZES = {64, 512, 1024, 65536};
+    private static final PooledByteBufAllocator POOL = PooledByteBufAllocator.DEFAULT;
+
+    private int warmups = 3;
+    private int iterations = 7;
+    private int rounds = 7;
+
+    public static void main(String[] args) throws Exception {
+        String nativeBench = null;
+        Path results = Path.of("benchmarks/results");
+        Suite suite = new Suite();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--native" -> nativeBench = args[++i];
+                case "--results" -> results = Path.of(args[++i]);
+                case "--quick" -> {
+                    suite.warmups = 1;
+                    suite.iterations = 3;
+                    suite.rounds = 3;
+                }
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        suite.run(nativeBench, results);
+    }
+
+    // ---- memory strategies: the receiving loop in this thread, the sending loop on the sender thread
+
+    interface Strategy {
+        void send(Socket sender, int size, byte[] payload);
+
+        void receive(Socket receiver, int size, byte[] id, byte[] buffer, Message reused);
+    }
+
+    static final Map<String, Strategy> STRATEGIES = new LinkedHashMap<>();
+
+    static {
+        STRATEGIES.put("ByteArray", new Strategy() {
+            public void send(Socket s, int size, byte[] payload) {
+                for (int n = 0; n < MESSAGES; n++) {
+                    byte[] data = new byte[size];
+                    data[0] = (byte) n;
+                    s.send(RouterPair.RECEIVER_ID, SendFlags.SEND_MORE);
+                    s.send(data, SendFlags.NONE);
+                }
+            }
+
+            public void receive(Socket r, int size, byte[] id, byte[] buffer, Message reused) {
+                for (int n = 0; n < MESSAGES; n++) {
+                    r.recv(id);
+                    r.recv(new byte[size]);
+                }
+            }
+        });
+        STRATEGIES.put("ArrayPool (Netty pooled)", new Strategy() {
+            public void send(Socket s, int size, byte[] payload) {
+                for (int n = 0; n < MESSAGES; n++) {
+                    ByteBuf buf = POOL.heapBuffer(size);
+                    buf.array()[buf.arrayOffset()] = (byte) n;
+                    s.send(RouterPair.RECEIVER_ID, SendFlags.SEND_MORE);
+                    s.send(buf.array(), buf.arrayOffset(), size, SendFlags.NONE);
+                    buf.release();
+                }
+            }
+
+            public void receive(Socket r, int size, byte[] id, byte[] buffer, Message reused) {
+                for (int n = 0; n < MESSAGES; n++) {
+                    r.recv(id);
+                    ByteBuf buf = POOL.heapBuffer(size);
+                    r.recv(buf.array(), buf.arrayOffset(), size, RecvFlags.NONE);
+                    buf.release();
+                }
+            }
+        });
+        STRATEGIES.put("Message", new Strategy() {
+            public void send(Socket s, int size, byte[] payload) {
+                for (int n = 0; n < MESSAGES; n++) {
+                    try (Message m = new Message(size)) {
+                        m.data().set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, (byte) n);
+                        s.send(RouterPair.RECEIVER_ID, SendFlags.SEND_MORE);
+                        s.send(m, SendFlags.NONE);
+                    }
+                }
+            }
+
+            public void receive(Socket r, int size, byte[] id, byte[] buffer, Message reused) {
+                receiveNewMessages(r, id);
+            }
+        });
+        STRATEGIES.put("MessageZeroCopy", new Strategy() {
+            private final Message.FreeCallback free = Native::free;
+
+            public void send(Socket s, int size, byte[] payload) {
+                for (int n = 0; n < MESSAGES; n++) {
+                    MemorySegment data = Native.malloc(size);
+                    data.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, (byte) n);
+                    try (Message m = new Message(data, free)) {
+                        s.send(RouterPair.RECEIVER_ID, SendFlags.SEND_MORE);
+                        s.send(m, SendFlags.NONE);
+                    }
+                }
+            }
+
+            public void receive(Socket r, int size, byte[] id, byte[] buffer, Message reused) {
+                receiveNewMessages(r, id);
+            }
+        });
+        STRATEGIES.put("ReusedBuffer", new Strategy() {
+            public void send(Socket s, int size, byte[] payload) {
+                sendReused(s, payload);
+            }
+
+            public void receive(Socket r, int size, byte[] id, byte[] buffer, Message reused) {
+                for (int n = 0; n < MESSAGES; n++) {
+                    r.recv(id);
+                    r.recv(buffer);
+                }
+            }
+        });
+        STRATEGIES.put("ReusedMessage", new Strategy() {
+            public void send(Socket s, int size, byte[] payload) {
+                sendReused(s, payload);
+            }
+
+            public void receive(Socket r, int size, byte[] id, byte[] buffer, Message reused) {
+                for (int n = 0; n < MESSAGES; n++) {
+                    r.recv(id);
+                    r.recv(reused, RecvFlags.NONE);
+                }
+            }
+        });
+    }
+
+    static void sendReused(Socket s, byte[] payload) {
+        for (int n = 0; n < MESSAGES; n++) {
+            s.send(RouterPair.RECEIVER_ID, SendFlags.SEND_MORE);
+            s.send(payload, SendFlags.NONE);
+        }
+    }
+
+    static void receiveNewMessages(Socket r, byte[] id) {
+        for (int n = 0; n < MESSAGES; n++) {
+            r.recv(id);
+            try (Message m = new Message()) {
+                r.recv(m, RecvFlags.NONE);
+            }
+        }
+    }
+
+    // ---- receive modes (the sender sends one reused buffer)
+
+    static final String[] MODES = {"PureBlocking", "BlockingBatch", "NonBlocking", "Poller"};
+
+    static void receiveMode(String mode, Socket r, byte[] id, byte[] buffer, Poller poller) {
+        int frames = 0;
+        int total = 2 * MESSAGES;
+        switch (mode) {
+            case "PureBlocking" -> {
+                while (frames < total) {
+                    r.recv(frames % 2 == 0 ? id : buffer);
+                    frames++;
+                }
+            }
+            case "BlockingBatch" -> {
+                while (frames < total) {
+                    r.recv(frames % 2 == 0 ? id : buffer);
+                    frames++;
+                    while (frames < total && r.recv(frames % 2 == 0 ? id : buffer, RecvFlags.DONT_WAIT) >= 0) {
+                        frames++;
+                    }
+                }
+            }
+            case "NonBlocking" -> {
+                while (frames < total) {
+                    if (r.recv(frames % 2 == 0 ? id : buffer, RecvFlags.DONT_WAIT) >= 0) {
+                        frames++;
+                    } else {
+                        Thread.onSpinWait();
+                    }
+                }
+            }
+            case "Poller" -> {
+                while (frames < total) {
+                    poller.poll(null);
+                    while (frames < total && r.recv(frames % 2 == 0 ? id : buffer, RecvFlags.DONT_WAIT) >= 0) {
+                        frames++;
+                    }
+                }
+            }
+            default -> throw new IllegalArgumentException(mode);
+        }
+    }
+
+    // ---- the suite
+
+    record Row(String suite, String method, int size, Harness.Result result) {
+    }
+
+    private final List<Row> rows = new ArrayList<>();
+
+    private void run(String nativeBench, Path results) throws Exception {
+        long start = System.nanoTime();
+        for (int size : SIZES) {
+            byte[] payload = new byte[size];
+            Arrays.fill(payload, (byte) 'x');
+            for (Map.Entry<String, Strategy> entry : STRATEGIES.entrySet()) {
+                Strategy strategy = entry.getValue();
+                try (RouterPair pair = new RouterPair(); Message reused = new Message();
+                     Harness.Sender sender = new Harness.Sender(() -> strategy.send(pair.sender, size, payload))) {
+                    byte[] id = new byte[16];
+                    byte[] buffer = new byte[size];
+                    Harness.Result result = Harness.measure(() -> {
+                        sender.start();
+                        strategy.receive(pair.receiver, size, id, buffer, reused);
+                        sender.await();
+                    }, sender, MESSAGES, warmups, iterations);
+                    rows.add(new Row("memory", entry.getKey(), size, result));
+                    progress("memory", entry.getKey(), size, result);
+                }
+            }
+            for (String mode : MODES) {
+                try (RouterPair pair = new RouterPair(); Poller poller = new Poller();
+                     Harness.Sender sender = new Harness.Sender(() -> sendReused(pair.sender, payload))) {
+                    poller.add(pair.receiver, Poller.READABLE);
+                    byte[] id = new byte[16];
+                    byte[] buffer = new byte[size];
+                    Harness.Result result = Harness.measure(() -> {
+                        sender.start();
+                        receiveMode(mode, pair.receiver, id, buffer, poller);
+                        sender.await();
+                    }, sender, MESSAGES, warmups, iterations);
+                    rows.add(new Row("receive", mode, size, result));
+                    progress("receive", mode, size, result);
+                }
+            }
+        }
+        List<Interleaved> interleaved = interleave(nativeBench);
+        write(results, interleaved, (System.nanoTime() - start) / 1_000_000_000L);
+    }
+
+    private static void progress(String suite, String method, int size, Harness.Result r) {
+        System.out.printf("%-8s %-26s %6d B  %8.2f ms/op  %6.2f B/msg%n", suite, method, size, r.medianNanos() / 1e6, r.allocatedPerMessage());
+    }
+
+    // ---- interleaved: native, JVM, native, JeroMQ, ... per size
+
+    record Interleaved(int size, long[] nativeNs, long[] jvmNs, long[] jeromqNs, double jvmRatioLow, double jvmRatioHigh) {
+    }
+
+    private List<Interleaved> interleave(String nativeBench) throws Exception {
+        List<Interleaved> out = new ArrayList<>();
+        ProcessBuilder builder = new ProcessBuilder(nativeBench, "serve");
+        Path libDir = Path.of(nativeBench).toAbsolutePath().getParent().resolve("linux-x64");
+        builder.environment().put("LD_LIBRARY_PATH", libDir.toString());
+        builder.redirectError(ProcessBuilder.Redirect.INHERIT);
+        Process process = builder.start();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
+             PrintWriter cmd = new PrintWriter(process.getOutputStream(), true, StandardCharsets.US_ASCII);
+             ZContext jctx = new ZContext()) {
+            String ready = in.readLine();
+            if (!"ready".equals(ready)) {
+                throw new IllegalStateException("the native baseline did not start (said " + ready + ")");
+            }
+            JeroPair jero = new JeroPair(jctx);
+            for (int size : SIZES) {
+                byte[] payload = new byte[size];
+                try (RouterPair pair = new RouterPair();
+                     Harness.Sender sender = new Harness.Sender(() -> sendReused(pair.sender, payload))) {
+                    byte[] id = new byte[16];
+                    byte[] buffer = new byte[size];
+                    Runnable jvm = () -> {
+                        sender.start();
+                        for (int n = 0; n < MESSAGES; n++) {
+                            pair.receiver.recv(id);
+                            pair.receiver.recv(buffer);
+                        }
+                        sender.await();
+                    };
+                    Runnable jeromq = () -> jero.run(payload, buffer);
+                    for (int w = 0; w < warmups; w++) {
+                        nativeRun(cmd, in, size);
+                        jvm.run();
+                        jeromq.run();
+                    }
+                    long[] nat = new long[2 * rounds];
+                    long[] jv = new long[rounds];
+                    long[] jm = new long[rounds];
+                    double[] ratios = new double[rounds];
+                    for (int r = 0; r < rounds; r++) {
+                        nat[2 * r] = nativeRun(cmd, in, size);
+                        jv[r] = time(jvm);
+                        nat[2 * r + 1] = nativeRun(cmd, in, size);
+                        jm[r] = time(jeromq);
+                        // throughput ratio JVM/native against the two native runs around it
+                        ratios[r] = ((nat[2 * r] + nat[2 * r + 1]) / 2.0) / jv[r];
+                    }
+                    Arrays.sort(ratios);
+                    out.add(new Interleaved(size, nat, jv, jm, ratios[0], ratios[rounds - 1]));
+                    System.out.printf("interleaved %6d B: native %.2f ms, jvm %.2f ms, jeromq %.2f ms%n", size,
+                            median(nat) / 1e6, median(jv) / 1e6, median(jm) / 1e6);
+                }
+            }
+            cmd.println("quit");
+        } finally {
+            process.waitFor();
+        }
+        return out;
+    }
+
+    private static long nativeRun(PrintWriter cmd, BufferedReader in, int size) {
+        cmd.println("throughput " + size + " " + MESSAGES);
+        try {
+            String line = in.readLine();
+            if (line == null) {
+                throw new IllegalStateException("the native baseline exited");
+            }
+            return Long.parseLong(line.trim());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static long time(Runnable op) {
+        long start = System.nanoTime();
+        op.run();
+        return System.nanoTime() - start;
+    }
+
+    static double median(long[] values) {
+        long[] s = values.clone();
+        Arrays.sort(s);
+        int n = s.length;
+        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
+    }
+
+    /** JeroMQ's ROUTER pair running the same loop (sender on its own thread, reused buffers). */
+    static final class JeroPair {
+        private final ZMQ.Socket receiver;
+        private final ZMQ.Socket sender;
+        private final java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor();
+
+        JeroPair(ZContext ctx) {
+            receiver = ctx.createSocket(org.zeromq.SocketType.ROUTER);
+            sender = ctx.createSocket(org.zeromq.SocketType.ROUTER);
+            for (ZMQ.Socket s : new ZMQ.Socket[] {receiver, sender}) {
+                s.setSndHWM(0);
+                s.setRcvHWM(0);
+                s.setLinger(0);
+            }
+            receiver.setIdentity(RouterPair.RECEIVER_ID);
+            int port = receiver.bindToRandomPort("tcp://127.0.0.1");
+            sender.setRouterMandatory(true);
+            sender.connect("tcp://127.0.0.1:" + port);
+            // Until the handshake is done the receiver's id is unknown (EHOSTUNREACH, thrown by JeroMQ): retry.
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (true) {
+                try {
+                    if (sender.sendMore(RouterPair.RECEIVER_ID)) {
+                        break;
+                    }
+                } catch (org.zeromq.ZMQException e) {
+                    if (System.nanoTime() > deadline) {
+                        throw e;
+                    }
+                }
+                Thread.onSpinWait();
+            }
+            sender.send("hello");
+            receiver.recv();
+            receiver.recv();
+        }
+
+        void run(byte[] payload, byte[] buffer) {
+            var done = thread.submit(() -> {
+                for (int n = 0; n < MESSAGES; n++) {
+                    sender.sendMore(RouterPair.RECEIVER_ID);
+                    sender.send(payload, 0);
+                }
+            });
+            byte[] id = new byte[16];
+            for (int n = 0; n < MESSAGES; n++) {
+                receiver.recv(id, 0, id.length, 0);
+                receiver.recv(buffer, 0, buffer.length, 0);
+            }
+            try {
+                done.get();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    // ---- report
+
+    private void write(Path dir, List<Interleaved> interleaved, long seconds) throws IOException {
+        StringBuilder md = new StringBuilder();
+        String when = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
+        md.append("# Net.Zmq for the JVM: benchmark results\n\n");
+        md.append("Written by `./build.sh bench` (the JVM step: `jvm/build.sh bench`) on ").append(when).append(" in ").append(seconds)
+                .append(" s. ").append(Runtime.version()).append(" (").append(System.getProperty("java.vm.name")).append("), libzmq ")
+                .append(Context.version()).append(" (the bundled build), JeroMQ 0.6.0, ").append(Runtime.getRuntime().availableProcessors())
+                .append(" cores. ROUTER to ROUTER over tcp://127.0.0.1, HWM 0, ").append(MESSAGES)
+                .append(" two-frame messages (routing id + payload) per operation, the sender on its own platform thread.\n");
+        md.append("Harness: ").append(warmups).append(" warm-up and ").append(iterations)
+                .append(" measured operations per row (no JMH: see jvm/README.md); allocation = bytes allocated by the sending and the receiving thread during the measured operations, per message.\n\n");
+
+        md.append("## Beside native C and JeroMQ (interleaved)\n\n");
+        md.append("Each round runs the native C baseline (`zmq_native_bench serve`, same libzmq), this binding (reused buffer), the native baseline again, then JeroMQ; ")
+                .append(rounds).append(" rounds per size after ").append(warmups).append(" warm-up rounds. Throughput ratio = native time / other time (1.00 = as fast as C; above 1 = faster); the range is the lowest and highest per-round ratio, each against the mean of the two native runs around it.\n\n");
+        md.append("| Size | Native C msg/s | JVM msg/s | JVM / native (median) | JVM / native (min–max) | JeroMQ msg/s | JeroMQ / native | JVM / JeroMQ |\n");
+        md.append("|-----:|---------------:|----------:|------------------:|------------------:|-------------:|----------------:|-------------:|\n");
+        for (Interleaved i : interleaved) {
+            double nat = median(i.nativeNs());
+            double jv = median(i.jvmNs());
+            double jm = median(i.jeromqNs());
+            md.append(String.format("| %s | %s | %s | %.2f | %.2f–%.2f | %s | %.2f | %.2f |%n", size(i.size()), rate(nat), rate(jv), nat / jv,
+                    i.jvmRatioLow(), i.jvmRatioHigh(), rate(jm), nat / jm, jm / jv));
+        }
+
+        for (String suite : new String[] {"memory", "receive"}) {
+            md.append(suite.equals("memory") ? "\n## Memory strategies\n\nBlocking receive per frame. ByteArray: a new array per message on both sides; ArrayPool: Netty's PooledByteBufAllocator heap buffers; Message: a new Message per message on both sides; MessageZeroCopy: the sender mallocs native memory per message and libzmq frees it through the free callback (one upcall stub for the process); ReusedBuffer: one array per side; ReusedMessage: the receiver reuses one Message.\n\n"
+                    : "\n## Receive modes\n\nThe sender sends one reused buffer. PureBlocking: a blocking receive per frame; BlockingBatch: one blocking receive, then non-blocking ones until EAGAIN; NonBlocking: non-blocking receives, spinning on EAGAIN; Poller: zmq_poll, then non-blocking receives until EAGAIN.\n\n");
+            md.append("| Method | Size | Mean per op | Median per op | Min–max | msg/s | Ratio | Allocated / msg |\n");
+            md.append("|--------|-----:|------------:|--------------:|--------:|------:|------:|----------------:|\n");
+            for (int size : SIZES) {
+                Double baseline = null;
+                for (Row row : rows) {
+                    if (!row.suite().equals(suite) || row.size() != size) {
+                        continue;
+                    }
+                    Harness.Result r = row.result();
+                    double median = r.medianNanos();
+                    if (baseline == null) {
+                        baseline = median;
+                    }
+                    double mean = Arrays.stream(r.nanos()).average().orElseThrow();
+                    md.append(String.format("| %s | %s | %.2f ms | %.2f ms | %.2f–%.2f ms | %s | %.2f | %.1f B |%n", row.method(), size(size),
+                            mean / 1e6, median / 1e6, r.min() / 1e6, r.max() / 1e6, rate(median), median / baseline, r.allocatedPerMessage()));
+                }
+            }
+        }
+        md.append("\nRatio: median time relative to the first row of the same size (ByteArray, PureBlocking); below 1 is faster.\n");
+
+        md.append("\n## Zero-copy against a copying Message send\n\n| Size | Message | MessageZeroCopy | ZeroCopy / Message |\n|-----:|--------:|----------------:|-------------------:|\n");
+        for (int size : SIZES) {
+            double copy = find("memory", "Message", size);
+            double zero = find("memory", "MessageZeroCopy", size);
+            md.append(String.format("| %s | %.2f ms | %.2f ms | %.2f |%n", size(size), copy / 1e6, zero / 1e6, zero / copy));
+        }
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("latest-jvm.md"), md.toString());
+        System.out.println("wrote " + dir.resolve("latest-jvm.md"));
+    }
+
+    private double find(String suite, String method, int size) {
+        return rows.stream().filter(r -> r.suite().equals(suite) && r.method().equals(method) && r.size() == size)
+                .findFirst().orElseThrow().result().medianNanos();
+    }
+
+    private static String rate(double nanosPerOp) {
+        double perSecond = MESSAGES / (nanosPerOp / 1e9);
+        return perSecond >= 1e6 ? String.format("%.2f M", perSecond / 1e6) : String.format("%.1f K", perSecond / 1e3);
+    }
+
+    private static String size(int bytes) {
+        return bytes >= 1024 ? (bytes / 1024) + " KB" : bytes + " B";
     }
 }
