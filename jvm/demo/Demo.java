@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import net.zmq.Context;
+import net.zmq.Curve;
+import net.zmq.CurveKeyPair;
+import net.zmq.ZapAuthenticator;
 import net.zmq.Message;
 import net.zmq.MultipartMessage;
 import net.zmq.RecvFlags;
@@ -12,12 +15,13 @@ import net.zmq.Socket;
 import net.zmq.SocketOption;
 import net.zmq.SocketType;
 
-/** Runs from the JAR alone: REQ/REP, DEALER/ROUTER, a draft SERVER/CLIENT and a zero-copy send. */
+/** Runs from the JAR alone: REQ/REP, CURVE with ZAP, DEALER/ROUTER, a draft SERVER/CLIENT and a zero-copy send. */
 public final class Demo {
     public static void main(String[] args) throws Exception {
         System.out.println("libzmq " + Context.version() + " (curve: " + Context.has("curve") + ", draft: " + Context.has("draft") + ")");
         try (Context context = new Context()) {
             reqRep(context);
+            curveWithZap(context);
             dealerRouter(context);
             serverClient(context);
             zeroCopy(context);
@@ -37,6 +41,20 @@ public final class Demo {
             req.send("hello");
             rep.send(rep.recvString() + ", world");
             check("REQ/REP", "hello, world", req.recvString());
+        }
+    }
+
+    static void curveWithZap(Context context) {
+        CurveKeyPair server = Curve.generateKeyPair();
+        CurveKeyPair client = Curve.generateKeyPair();
+        try (ZapAuthenticator zap = new ZapAuthenticator(context).allowCurveKey(client.publicKey());
+             Socket rep = timed(context.socket(SocketType.REP)); Socket req = timed(context.socket(SocketType.REQ))) {
+            Curve.makeServer(rep, server);
+            rep.bind("tcp://127.0.0.1:*");
+            Curve.makeClient(req, client, server.publicKey());
+            req.connect(rep.lastEndpoint());
+            req.send("encrypted hello");
+            check("CURVE + ZAP", "encrypted hello", rep.recvString());
         }
     }
 
