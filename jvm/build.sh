@@ -35,6 +35,15 @@ debian_mirror() {
     echo "$uri"
 }
 
+peer_pids=()
+stop_peers() {
+    local pid
+    for pid in "${peer_pids[@]}"; do
+        kill "$pid" 2>/dev/null || true
+    done
+    peer_pids=()
+}
+
 mounted=()
 unmount_all() {
     local i
@@ -43,9 +52,9 @@ unmount_all() {
     done
     mounted=()
 }
-trap unmount_all EXIT
-trap 'unmount_all; exit 130' INT
-trap 'unmount_all; exit 143' TERM
+trap 'stop_peers; unmount_all' EXIT
+trap 'stop_peers; unmount_all; exit 130' INT
+trap 'stop_peers; unmount_all; exit 143' TERM
 
 mount_into() { # mount_into <root> : /proc, /dev (bind), the repository at /src
     local r=$1
@@ -101,13 +110,59 @@ in_root() {
     return $status
 }
 
+# The interop peers run on the host (pyzmq from Debian's python3-zmq, Net.Zmq on the .NET SDK) and listen on
+# 127.0.0.1, which the root shares; each prints "control <endpoint>" when ready. NETZMQ_TEST_PEERS tells the tests.
+start_peer() { # start_peer <name> <command...>
+    local name=$1 out=$repo/artifacts/jvm/peer-$1.out line i
+    shift
+    "$@" >"$out" 2>"$out.err" &
+    peer_pids+=($!)
+    for (( i = 0; i < 600; i++ )); do # at most 60 s for the peer to start
+        grep -q '^control ' "$out" 2>/dev/null && break
+        kill -0 "${peer_pids[-1]}" 2>/dev/null || break
+        sleep 0.1
+    done
+    if line=$(grep -m 1 '^control ' "$out"); then
+        NETZMQ_TEST_PEERS="${NETZMQ_TEST_PEERS:+$NETZMQ_TEST_PEERS,}$name=${line#control }"
+    else
+        echo "jvm: the $name interop peer did not start; its tests will be skipped:" >&2
+        tail -n 5 "$out.err" >&2
+    fi
+}
+
+start_peers() {
+    local start
+    start=$(date +%s)
+    /usr/bin/python3 -c 'import zmq.auth' 2>/dev/null || {
+        log "installing python3-zmq (the pyzmq interop peer)"
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-zmq >/dev/null
+    }
+    rm -rf artifacts/jvm/interop-certs
+    start_peer pyzmq /usr/bin/python3 jvm/interop/pyzmq_peer.py artifacts/jvm/interop-certs
+    if command -v dotnet >/dev/null; then
+        log "building the .NET interop peer"
+        DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 dotnet build jvm/interop/DotnetPeer/DotnetPeer.csproj -c Release \
+            -nologo -v quiet -o artifacts/jvm/dotnet-peer >/dev/null
+        start_peer dotnet dotnet artifacts/jvm/dotnet-peer/DotnetPeer.dll
+    else
+        echo "jvm: no .NET SDK: the Net.Zmq interop tests will be skipped" >&2
+    fi
+    log "interop peers ready in $(elapsed "$start") (${NETZMQ_TEST_PEERS:-none})"
+    export NETZMQ_TEST_PEERS
+}
+
 command=${1:-build}
 shift || true
 case "$command" in
     setup) setup ;;
     root) echo "$root" ;;
     shell) setup; in_root "bash -i" ;;
-    build|demo|test|pack|bench)
+    test)
+        setup
+        start_peers
+        in_root "./java-build.sh test"
+        ;;
+    build|demo|pack|bench)
         setup
         in_root "./java-build.sh $command $*"
         ;;
