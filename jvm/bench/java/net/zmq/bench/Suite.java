@@ -51,6 +51,11 @@ public final class Suite {
             switch (args[i]) {
                 case "--native" -> nativeBench = args[++i];
                 case "--results" -> results = Path.of(args[++i]);
+                case "--calls-only" -> {
+                    double[] ns = callOverhead();
+                    System.out.printf("calls %.2f %.2f%n", ns[0], ns[1]);
+                    return;
+                }
                 case "--quick" -> {
                     suite.warmups = 1;
                     suite.iterations = 3;
@@ -272,12 +277,55 @@ public final class Suite {
                 }
             }
         }
+        double[] critical = callOverhead();
+        double[] ordinary = callOverheadWithoutCritical();
+        System.out.printf("calls: recv %.1f ns (critical) vs %.1f ns, send %.1f ns vs %.1f ns%n", critical[0], ordinary[0], critical[1], ordinary[1]);
         List<Interleaved> interleaved = interleave(nativeBench);
-        write(results, interleaved, (System.nanoTime() - start) / 1_000_000_000L);
+        write(results, interleaved, critical, ordinary, (System.nanoTime() - start) / 1_000_000_000L);
     }
 
     private static void progress(String suite, String method, int size, Harness.Result r) {
         System.out.printf("%-8s %-26s %6d B  %8.2f ms/op  %6.2f B/msg%n", suite, method, size, r.medianNanos() / 1e6, r.allocatedPerMessage());
+    }
+
+    // ---- the cost of one call: a non-blocking receive and send that meet EAGAIN (nothing but the call itself)
+
+    /** Nanoseconds per non-blocking recv and send that return EAGAIN, medians of 7 runs of 2,000,000 calls. */
+    static double[] callOverhead() {
+        try (Context context = new Context(); Socket pull = context.socket(net.zmq.SocketType.PULL);
+             Socket push = context.socket(net.zmq.SocketType.PUSH)) {
+            pull.bind("inproc://calls");
+            byte[] buffer = new byte[64];
+            double[] result = new double[2];
+            for (int which = 0; which < 2; which++) {
+                long[] runs = new long[7];
+                for (int r = -3; r < runs.length; r++) { // three warm-up runs
+                    long start = System.nanoTime();
+                    for (int i = 0; i < 2_000_000; i++) {
+                        if (which == 0 ? pull.recv(buffer, RecvFlags.DONT_WAIT) >= 0 : push.send(buffer, SendFlags.DONT_WAIT)) {
+                            throw new IllegalStateException("a call that should meet EAGAIN did not");
+                        }
+                    }
+                    if (r >= 0) {
+                        runs[r] = System.nanoTime() - start;
+                    }
+                }
+                result[which] = median(runs) / 2_000_000.0;
+            }
+            return result;
+        }
+    }
+
+    /** The same in a child JVM started with -Dnet.zmq.critical=false: the ordinary (transitioning) handles. */
+    static double[] callOverheadWithoutCritical() throws IOException, InterruptedException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process child = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Dnet.zmq.critical=false",
+                "-cp", System.getProperty("java.class.path"), Suite.class.getName(), "--calls-only")
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String line = new String(child.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+        child.waitFor();
+        String[] words = line.split(" ");
+        return new double[] {Double.parseDouble(words[1]), Double.parseDouble(words[2])};
     }
 
     // ---- interleaved: native, JVM, native, JeroMQ, ... per size
@@ -430,7 +478,7 @@ public final class Suite {
 
     // ---- report
 
-    private void write(Path dir, List<Interleaved> interleaved, long seconds) throws IOException {
+    private void write(Path dir, List<Interleaved> interleaved, double[] critical, double[] ordinary, long seconds) throws IOException {
         StringBuilder md = new StringBuilder();
         String when = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
         md.append("# Net.Zmq for the JVM: benchmark results\n\n");
@@ -485,6 +533,12 @@ public final class Suite {
             double zero = find("memory", "MessageZeroCopy", size);
             md.append(String.format("| %s | %.2f ms | %.2f ms | %.2f |%n", size(size), copy / 1e6, zero / 1e6, zero / copy));
         }
+        md.append("\n## Critical downcalls\n\nA non-blocking receive and send that meet EAGAIN (the call and the binding around it, nothing queued), ")
+                .append("median of 7 runs of 2,000,000 calls: with the critical handles the binding uses while no zero-copy message exists, and in a child JVM ")
+                .append("started with `-Dnet.zmq.critical=false` (ordinary handles, a thread-state transition each way).\n\n");
+        md.append("| Call | Critical | Ordinary | Saved |\n|------|---------:|---------:|------:|\n");
+        md.append(String.format("| recv (DONT_WAIT, EAGAIN) | %.1f ns | %.1f ns | %.1f ns |%n", critical[0], ordinary[0], ordinary[0] - critical[0]));
+        md.append(String.format("| send (DONT_WAIT, EAGAIN) | %.1f ns | %.1f ns | %.1f ns |%n", critical[1], ordinary[1], ordinary[1] - critical[1]));
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("latest-jvm.md"), md.toString());
         System.out.println("wrote " + dir.resolve("latest-jvm.md"));

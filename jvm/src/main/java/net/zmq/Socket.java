@@ -279,6 +279,21 @@ public final class Socket implements AutoCloseable {
 
     /** Sends buffer[0, size); returns the size, or -1 for EAGAIN; throws otherwise. Claim held. */
     private int sendBuffer(SocketCore c, MemorySegment buffer, long size, int flags) {
+        // First a critical non-blocking attempt (no thread-state transition): it succeeds whenever there is room,
+        // which under load is almost always; only when it meets EAGAIN does a blocking call wait.
+        if (LibZmq.criticalSendRecv()) {
+            int rc = LibZmq.sendCritical(c.handle, buffer, size, flags | ZMQ_DONTWAIT);
+            if (rc >= 0) {
+                return rc;
+            }
+            int errno = LibZmq.errno();
+            if (errno != Errno.EAGAIN && errno != Errno.EINTR) {
+                throw error(errno, "Sending");
+            }
+            if ((flags & ZMQ_DONTWAIT) != 0 && errno == Errno.EAGAIN) {
+                return -1;
+            }
+        }
         if ((flags & ZMQ_DONTWAIT) == 0 && Thread.currentThread().isVirtual() && Reactor.available()) {
             while (true) {
                 int rc = LibZmq.send(c.handle, buffer, size, flags | ZMQ_DONTWAIT);
@@ -448,6 +463,20 @@ public final class Socket implements AutoCloseable {
     }
 
     private int recvBuffer(SocketCore c, MemorySegment buffer, long length, int flags) {
+        // As in sendBuffer: a critical non-blocking attempt first; a blocking call only when nothing is queued.
+        if (LibZmq.criticalSendRecv()) {
+            int rc = LibZmq.recvCritical(c.handle, buffer, length, flags | ZMQ_DONTWAIT);
+            if (rc >= 0) {
+                return rc;
+            }
+            int errno = LibZmq.errno();
+            if (errno != Errno.EAGAIN && errno != Errno.EINTR) {
+                throw error(errno, "Receiving");
+            }
+            if ((flags & ZMQ_DONTWAIT) != 0 && errno == Errno.EAGAIN) {
+                return -1;
+            }
+        }
         if ((flags & ZMQ_DONTWAIT) == 0 && Thread.currentThread().isVirtual() && Reactor.available()) {
             while (true) {
                 int rc = LibZmq.recv(c.handle, buffer, length, flags | ZMQ_DONTWAIT);

@@ -130,6 +130,12 @@ final class SocketCore implements Runnable {
         registry.remove(this);
     }
 
+    /** Whether some thread is inside a call now (for tests). */
+    boolean inCall() {
+        long owner = (long) OWNER.getVolatile(this);
+        return owner != FREE && owner != CLOSED;
+    }
+
     boolean isClosed() {
         return (long) OWNER.getVolatile(this) == CLOSED;
     }

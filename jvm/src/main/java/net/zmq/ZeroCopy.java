@@ -60,6 +60,7 @@ final class ZeroCopy {
 
     /** Stores the callback and returns the slot to pass to libzmq as the hint. */
     static int register(Message.FreeCallback callback, MemorySegment data) {
+        net.zmq.internal.LibZmq.zeroCopyInUse();
         Slot slot = slot(pop());
         slot.callback = callback;
         slot.data = data;

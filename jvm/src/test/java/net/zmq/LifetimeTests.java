@@ -71,19 +71,15 @@ class LifetimeTests {
             pull.bind("inproc://shared");
             pull.setOption(SocketOption.RCVTIMEO, Zmq.WAIT);
             Thread receiver = Thread.ofPlatform().start(pull::recvBytes);
-            // Wait until the receiver holds the claim (a bounded wait on an observable state).
+            // Wait (bounded) until the receiver is inside its call, then call from this thread.
             long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
-            IllegalStateException seen = null;
-            while (seen == null && System.nanoTime() < deadline) {
-                try {
-                    pull.recvBytes(RecvFlags.DONT_WAIT);
-                    Thread.onSpinWait();
-                } catch (IllegalStateException e) {
-                    seen = e;
-                }
+            while (!pull.core.inCall() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
             }
-            assertTrue(seen != null, "no concurrent use was detected");
+            assertTrue(pull.core.inCall(), "the receiver never entered its call");
+            IllegalStateException seen = assertThrows(IllegalStateException.class, () -> pull.recvBytes(RecvFlags.DONT_WAIT));
             assertTrue(seen.getMessage().contains("one thread at a time"), seen.getMessage());
+            assertThrows(IllegalStateException.class, () -> pull.setOption(SocketOption.LINGER, java.time.Duration.ZERO));
             try (Socket push = context.socket(SocketType.PUSH)) {
                 push.connect("inproc://shared");
                 push.send("release");

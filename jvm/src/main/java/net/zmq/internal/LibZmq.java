@@ -14,7 +14,8 @@ import java.lang.invoke.MethodHandle;
  * libzmq's functions as downcall handles, each created once (static final, so the JIT inlines the call).
  * Handles marked "critical" skip the thread-state transition: they are used only for calls that are short, never
  * block and can never call back into Java (libzmq calls the zero-copy free callback only from closing, sending or
- * receiving a message, never from these). Every method rethrows a handle's Throwable unchecked: a downcall throws
+ * receiving a message, never from these), plus non-blocking zmq_send/zmq_recv while no zero-copy message exists
+ * ({@link #criticalSendRecv()}). Every method rethrows a handle's Throwable unchecked: a downcall throws
  * only what the JVM itself throws (errors), never a checked exception.
  */
 public final class LibZmq {
@@ -24,8 +25,6 @@ public final class LibZmq {
     static final Linker LINKER = Linker.nativeLinker();
     static final SymbolLookup LIB = NativeLoader.load();
     static final Linker.Option CRITICAL = Linker.Option.critical(false);
-    /** Lets a critical call read a Java array in place (no copy): for short, non-blocking calls only. */
-    static final Linker.Option CRITICAL_HEAP = Linker.Option.critical(true);
 
     static MethodHandle handle(String name, FunctionDescriptor descriptor, Linker.Option... options) {
         MemorySegment symbol = LIB.find(name).orElseThrow(() -> new UnsatisfiedLinkError(
@@ -211,6 +210,45 @@ public final class LibZmq {
     // ---- send and receive
     private static final MethodHandle SEND = handle("zmq_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
     private static final MethodHandle RECV = handle("zmq_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle SEND_CRITICAL = handle("zmq_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT), CRITICAL);
+    private static final MethodHandle RECV_CRITICAL = handle("zmq_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT), CRITICAL);
+
+    /** -Dnet.zmq.critical=false turns the critical send and receive attempts off (to measure what they save). */
+    private static final boolean CRITICAL_SEND_RECV = !"false".equals(System.getProperty("net.zmq.critical"));
+    /**
+     * Whether no zero-copy message has been made in this process. A non-blocking zmq_send or zmq_recv is short, but it
+     * may close messages (a dropped frame, a pipe torn down by a command it processes), and closing a zero-copy message
+     * calls its free callback, an upcall a critical call must never make: from the first zero-copy message on, they
+     * go through the ordinary handles.
+     */
+    private static volatile boolean noZeroCopyYet = true;
+
+    /** Called before the first zero-copy message is created. */
+    public static void zeroCopyInUse() {
+        noZeroCopyYet = false;
+    }
+
+    /** Whether {@link #sendCritical} and {@link #recvCritical} may be used (always with ZMQ_DONTWAIT). */
+    public static boolean criticalSendRecv() {
+        return CRITICAL_SEND_RECV && noZeroCopyYet;
+    }
+
+    public static int sendCritical(MemorySegment socket, MemorySegment buffer, long size, int flags) {
+        try {
+            return (int) SEND_CRITICAL.invokeExact(socket, buffer, size, flags);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int recvCritical(MemorySegment socket, MemorySegment buffer, long size, int flags) {
+        try {
+            return (int) RECV_CRITICAL.invokeExact(socket, buffer, size, flags);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
     private static final MethodHandle MSG_SEND = handle("zmq_msg_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
     private static final MethodHandle MSG_RECV = handle("zmq_msg_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
 
