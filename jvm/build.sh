@@ -7,6 +7,8 @@
 #   jvm/build.sh pack    build, then write the JAR and the sources JAR to artifacts/jvm/packages
 #   jvm/build.sh bench   build, then run the benchmark suite against native C and JeroMQ (benchmarks/results/latest-jvm.md)
 #   jvm/build.sh shell   an interactive shell in the root with the repository at /src (for development)
+#   jvm/build.sh arm64   build, then run the demo from the JAR in a linux-arm64 trixie root under qemu-user (slow:
+#                        an emulated JDK; the root is cached like the x64 one)
 # The JDK needs glibc >= 2.38, newer than this host's, so every Java step runs in a chroot of Debian trixie whose
 # packages come from the same Debian mirror as the host's own apt sources. See jvm/README.md.
 set -euo pipefail
@@ -100,6 +102,40 @@ setup() {
     log "packages installed in $(elapsed "$start")"
 }
 
+# An arm64 root for the linux-arm64 check: debootstrap's first stage here, its second stage and the JDK under
+# qemu-user through binfmt_misc (qemu-user-static registers qemu-aarch64 with the F flag, so it works in a chroot).
+arm64_root=$repo/artifacts/jvm/root-arm64-$(printf '%s\n' trixie minbase arm64 openjdk-25-jdk-headless | sha256sum | cut -c1-12)
+
+setup_arm64() {
+    [ -f "$arm64_root/.complete" ] && return
+    local start mirror tmp=$arm64_root.partial
+    if [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
+        log "installing qemu-user-static and registering qemu-aarch64 with binfmt_misc"
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-user-static binfmt-support >/dev/null
+        [ -e /proc/sys/fs/binfmt_misc/register ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+        update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 || true
+        [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || die "qemu-aarch64 could not be registered with binfmt_misc; the arm64 check cannot run here"
+    fi
+    mirror=$(debian_mirror)
+    rm -rf "$tmp"
+    start=$(date +%s)
+    log "creating a Debian trixie arm64 root (first stage here, second under qemu: several minutes)"
+    debootstrap --arch=arm64 --foreign --variant=minbase trixie "$tmp" "$mirror" >"$tmp.log" 2>&1 ||
+        { tail -n 20 "$tmp.log" >&2; die "debootstrap --arch=arm64 --foreign of Debian trixie failed (log: $tmp.log)"; }
+    chroot "$tmp" /debootstrap/debootstrap --second-stage >>"$tmp.log" 2>&1 ||
+        { tail -n 20 "$tmp.log" >&2; die "debootstrap's second stage under qemu-aarch64 failed (log: $tmp.log)"; }
+    log "arm64 root created in $(elapsed "$start"); installing openjdk-25-jdk-headless under qemu"
+    start=$(date +%s)
+    mount_into "$tmp"
+    chroot "$tmp" /bin/sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends openjdk-25-jdk-headless" \
+        >>"$tmp.log" 2>&1 || { unmount_all; tail -n 20 "$tmp.log" >&2; die "installing the arm64 JDK under qemu failed (log: $tmp.log)"; }
+    unmount_all
+    touch "$tmp/.complete"
+    mv "$tmp" "$arm64_root"
+    rm -f "$tmp.log"
+    log "arm64 JDK installed in $(elapsed "$start")"
+}
+
 # in_root <command...>: runs a shell command line in the root, in /src/jvm, with the mounts undone on every exit path.
 in_root() {
     mount_into "$root"
@@ -161,6 +197,14 @@ case "$command" in
         setup
         start_peers
         in_root "./java-build.sh test"
+        ;;
+    arm64)
+        setup
+        in_root "./java-build.sh pack"
+        setup_arm64
+        log "running the demo from the JAR on linux-arm64 (qemu-user)"
+        jar=../artifacts/jvm/packages/net-zmq-$(sed -nE 's|.*<Version>(.*)</Version>.*|\1|p' Directory.Build.props).jar
+        root=$arm64_root in_root "java --enable-native-access=net.zmq --module-path $jar --add-modules net.zmq demo/Demo.java"
         ;;
     build|demo|pack|bench)
         setup

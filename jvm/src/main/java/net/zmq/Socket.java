@@ -187,7 +187,7 @@ public final class Socket implements AutoCloseable {
         try {
             MemorySegment buffer = c.scratch(length);
             MemorySegment.copy(data, offset, buffer, JAVA_BYTE, 0, length);
-            return sendBuffer(c, buffer, length, flags.value) >= 0;
+            return transfer(SEND, c, buffer, length, flags.value) >= 0;
         } finally {
             c.end();
         }
@@ -203,7 +203,7 @@ public final class Socket implements AutoCloseable {
                 buffer = c.scratch(data.byteSize());
                 MemorySegment.copy(data, 0, buffer, 0, data.byteSize());
             }
-            return sendBuffer(c, buffer, data.byteSize(), flags.value) >= 0;
+            return transfer(SEND, c, buffer, data.byteSize(), flags.value) >= 0;
         } finally {
             c.end();
         }
@@ -219,29 +219,7 @@ public final class Socket implements AutoCloseable {
         SocketCore c = core;
         c.begin();
         try {
-            int f = flags.value;
-            if ((f & ZMQ_DONTWAIT) == 0 && Thread.currentThread().isVirtual() && Reactor.available()) {
-                while (true) {
-                    if (LibZmq.msgSend(msg, c.handle, f | ZMQ_DONTWAIT) >= 0) {
-                        return true;
-                    }
-                    if (!failedAgain(c, LibZmq.errno(), "Sending a message", POLLOUT, c.sendTimeoutMs)) {
-                        return false;
-                    }
-                }
-            }
-            while (true) {
-                if (LibZmq.msgSend(msg, c.handle, f) >= 0) {
-                    return true;
-                }
-                int errno = LibZmq.errno();
-                if (errno == Errno.EAGAIN) {
-                    return false;
-                }
-                if (errno != Errno.EINTR) {
-                    throw error(errno, "Sending a message");
-                }
-            }
+            return transfer(MSG_SEND, c, msg, 0, flags.value) >= 0;
         } finally {
             c.end();
         }
@@ -277,49 +255,6 @@ public final class Socket implements AutoCloseable {
         return true;
     }
 
-    /** Sends buffer[0, size); returns the size, or -1 for EAGAIN; throws otherwise. Claim held. */
-    private int sendBuffer(SocketCore c, MemorySegment buffer, long size, int flags) {
-        // First a critical non-blocking attempt (no thread-state transition): it succeeds whenever there is room,
-        // which under load is almost always; only when it meets EAGAIN does a blocking call wait.
-        if (LibZmq.criticalSendRecv()) {
-            int rc = LibZmq.sendCritical(c.handle, buffer, size, flags | ZMQ_DONTWAIT);
-            if (rc >= 0) {
-                return rc;
-            }
-            int errno = LibZmq.errno();
-            if (errno != Errno.EAGAIN && errno != Errno.EINTR) {
-                throw error(errno, "Sending");
-            }
-            if ((flags & ZMQ_DONTWAIT) != 0 && errno == Errno.EAGAIN) {
-                return -1;
-            }
-        }
-        if ((flags & ZMQ_DONTWAIT) == 0 && Thread.currentThread().isVirtual() && Reactor.available()) {
-            while (true) {
-                int rc = LibZmq.send(c.handle, buffer, size, flags | ZMQ_DONTWAIT);
-                if (rc >= 0) {
-                    return rc;
-                }
-                if (!failedAgain(c, LibZmq.errno(), "Sending", POLLOUT, c.sendTimeoutMs)) {
-                    return -1;
-                }
-            }
-        }
-        while (true) {
-            int rc = LibZmq.send(c.handle, buffer, size, flags);
-            if (rc >= 0) {
-                return rc;
-            }
-            int errno = LibZmq.errno();
-            if (errno == Errno.EAGAIN) {
-                return -1;
-            }
-            if (errno != Errno.EINTR) {
-                throw error(errno, "Sending");
-            }
-        }
-    }
-
     // ---- receive
 
     /**
@@ -349,7 +284,7 @@ public final class Socket implements AutoCloseable {
         c.begin();
         try {
             MemorySegment scratch = c.scratch(length);
-            int size = recvBuffer(c, scratch, length, flags.value);
+            int size = transfer(RECV, c, scratch, length, flags.value);
             if (size > 0) {
                 MemorySegment.copy(scratch, JAVA_BYTE, 0, buffer, offset, Math.min(size, length));
             }
@@ -371,7 +306,7 @@ public final class Socket implements AutoCloseable {
         SocketCore c = core;
         c.begin();
         try {
-            return recvBuffer(c, buffer, buffer.byteSize(), flags.value);
+            return transfer(RECV, c, buffer, buffer.byteSize(), flags.value);
         } finally {
             c.end();
         }
@@ -388,7 +323,7 @@ public final class Socket implements AutoCloseable {
         c.begin();
         try {
             MemorySegment msg = c.message();
-            if (!recvMessage(c, msg, flags.value)) {
+            if (transfer(MSG_RECV, c, msg, 0, flags.value) < 0) {
                 return null;
             }
             return Message.bytesOf(msg);
@@ -418,7 +353,7 @@ public final class Socket implements AutoCloseable {
         SocketCore c = core;
         c.begin();
         try {
-            return recvMessage(c, msg, flags.value);
+            return transfer(MSG_RECV, c, msg, 0, flags.value) >= 0;
         } finally {
             c.end();
         }
@@ -445,13 +380,13 @@ public final class Socket implements AutoCloseable {
         c.begin();
         try {
             MemorySegment msg = c.message();
-            if (!recvMessage(c, msg, flags.value)) {
+            if (transfer(MSG_RECV, c, msg, 0, flags.value) < 0) {
                 return null;
             }
             MultipartMessage result = new MultipartMessage();
             result.add(Message.bytesOf(msg));
             while (LibZmq.msgMore(msg)) {
-                if (!recvMessage(c, msg, 0)) {
+                if (transfer(MSG_RECV, c, msg, 0, 0) < 0) {
                     throw new IllegalStateException("the rest of a multipart message did not arrive");
                 }
                 result.add(Message.bytesOf(msg));
@@ -462,34 +397,59 @@ public final class Socket implements AutoCloseable {
         }
     }
 
-    private int recvBuffer(SocketCore c, MemorySegment buffer, long length, int flags) {
-        // As in sendBuffer: a critical non-blocking attempt first; a blocking call only when nothing is queued.
-        if (LibZmq.criticalSendRecv()) {
-            int rc = LibZmq.recvCritical(c.handle, buffer, length, flags | ZMQ_DONTWAIT);
+    private static final int SEND = 0;
+    private static final int RECV = 1;
+    private static final int MSG_SEND = 2;
+    private static final int MSG_RECV = 3;
+    private static final String[] WHAT = {"Sending", "Receiving", "Sending a message", "Receiving a message"};
+
+    /** One libzmq call of the given kind: zmq_send, zmq_recv (data, size) or zmq_msg_send, zmq_msg_recv (data = the zmq_msg_t). */
+    private static int call(int kind, SocketCore c, MemorySegment data, long size, int flags, boolean critical) {
+        return switch (kind) {
+            case SEND -> critical ? LibZmq.sendCritical(c.handle, data, size, flags) : LibZmq.send(c.handle, data, size, flags);
+            case RECV -> critical ? LibZmq.recvCritical(c.handle, data, size, flags) : LibZmq.recv(c.handle, data, size, flags);
+            case MSG_SEND -> LibZmq.msgSend(data, c.handle, flags);
+            default -> LibZmq.msgRecv(data, c.handle, flags);
+        };
+    }
+
+    /**
+     * Runs one send or receive of the given kind to its end, with the claim held: returns libzmq's result (the size),
+     * or -1 for EAGAIN; retries EINTR; throws for anything else. While no zero-copy message exists, zmq_send and
+     * zmq_recv are first tried critical and non-blocking (no thread-state transition); that succeeds whenever the
+     * frame can go or is there, which under load is almost always. On a virtual thread a blocking call never blocks in
+     * libzmq: it tries non-blocking and parks until the socket's descriptor signals.
+     */
+    private int transfer(int kind, SocketCore c, MemorySegment data, long size, int flags) {
+        boolean dontWait = (flags & ZMQ_DONTWAIT) != 0;
+        if (kind <= RECV && LibZmq.criticalSendRecv()) {
+            int rc = call(kind, c, data, size, flags | ZMQ_DONTWAIT, true);
             if (rc >= 0) {
                 return rc;
             }
             int errno = LibZmq.errno();
-            if (errno != Errno.EAGAIN && errno != Errno.EINTR) {
-                throw error(errno, "Receiving");
-            }
-            if ((flags & ZMQ_DONTWAIT) != 0 && errno == Errno.EAGAIN) {
+            if (errno == Errno.EAGAIN && dontWait) {
                 return -1;
             }
+            if (errno != Errno.EAGAIN && errno != Errno.EINTR) {
+                throw error(errno, WHAT[kind]);
+            }
         }
-        if ((flags & ZMQ_DONTWAIT) == 0 && Thread.currentThread().isVirtual() && Reactor.available()) {
+        if (!dontWait && Thread.currentThread().isVirtual() && Reactor.available()) {
+            boolean sending = kind == SEND || kind == MSG_SEND;
             while (true) {
-                int rc = LibZmq.recv(c.handle, buffer, length, flags | ZMQ_DONTWAIT);
+                int rc = call(kind, c, data, size, flags | ZMQ_DONTWAIT, false);
                 if (rc >= 0) {
                     return rc;
                 }
-                if (!failedAgain(c, LibZmq.errno(), "Receiving", POLLIN, c.receiveTimeoutMs)) {
+                if (!failedAgain(c, LibZmq.errno(), WHAT[kind], sending ? POLLOUT : POLLIN,
+                        sending ? c.sendTimeoutMs : c.receiveTimeoutMs)) {
                     return -1;
                 }
             }
         }
         while (true) {
-            int rc = LibZmq.recv(c.handle, buffer, length, flags);
+            int rc = call(kind, c, data, size, flags, false);
             if (rc >= 0) {
                 return rc;
             }
@@ -498,32 +458,7 @@ public final class Socket implements AutoCloseable {
                 return -1;
             }
             if (errno != Errno.EINTR) {
-                throw error(errno, "Receiving");
-            }
-        }
-    }
-
-    private boolean recvMessage(SocketCore c, MemorySegment msg, int flags) {
-        if ((flags & ZMQ_DONTWAIT) == 0 && Thread.currentThread().isVirtual() && Reactor.available()) {
-            while (true) {
-                if (LibZmq.msgRecv(msg, c.handle, flags | ZMQ_DONTWAIT) >= 0) {
-                    return true;
-                }
-                if (!failedAgain(c, LibZmq.errno(), "Receiving a message", POLLIN, c.receiveTimeoutMs)) {
-                    return false;
-                }
-            }
-        }
-        while (true) {
-            if (LibZmq.msgRecv(msg, c.handle, flags) >= 0) {
-                return true;
-            }
-            int errno = LibZmq.errno();
-            if (errno == Errno.EAGAIN) {
-                return false;
-            }
-            if (errno != Errno.EINTR) {
-                throw error(errno, "Receiving a message");
+                throw error(errno, WHAT[kind]);
             }
         }
     }
