@@ -24,7 +24,6 @@ import net.zmq.Poller;
 import net.zmq.RecvFlags;
 import net.zmq.SendFlags;
 import net.zmq.Socket;
-import net.zmq.internal.Native;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
@@ -118,8 +117,7 @@ public final class Suite {
         STRATEGIES.put("Message", new Strategy() {
             public void send(Socket s, int size, byte[] payload) {
                 for (int n = 0; n < MESSAGES; n++) {
-                    try (Message m = new Message(size)) {
-                        m.data().set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, (byte) n);
+                    try (Message m = new Message(payload)) { // a copying Message send: the payload is copied in
                         s.send(RouterPair.RECEIVER_ID, SendFlags.SEND_MORE);
                         s.send(m, SendFlags.NONE);
                     }
@@ -131,12 +129,28 @@ public final class Suite {
             }
         });
         STRATEGIES.put("MessageZeroCopy", new Strategy() {
-            private final Message.FreeCallback free = Native::free;
+            public void send(Socket s, int size, byte[] payload) {
+                NativeBufferPool pool = NativeBufferPool.of(payload);
+                for (int n = 0; n < MESSAGES; n++) {
+                    try (Message m = new Message(pool.take(), pool)) { // no copy: libzmq sends the pooled buffer
+                        s.send(RouterPair.RECEIVER_ID, SendFlags.SEND_MORE);
+                        s.send(m, SendFlags.NONE);
+                    }
+                }
+            }
+
+            public void receive(Socket r, int size, byte[] id, byte[] buffer, Message reused) {
+                receiveNewMessages(r, id);
+            }
+        });
+        STRATEGIES.put("MessageZeroCopy (malloc+copy each)", new Strategy() {
+            private final Message.FreeCallback free = net.zmq.internal.Native::free;
 
             public void send(Socket s, int size, byte[] payload) {
+                MemorySegment source = MemorySegment.ofArray(payload);
                 for (int n = 0; n < MESSAGES; n++) {
-                    MemorySegment data = Native.malloc(size);
-                    data.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, (byte) n);
+                    MemorySegment data = net.zmq.internal.Native.malloc(size);
+                    MemorySegment.copy(source, 0, data, 0, size);
                     try (Message m = new Message(data, free)) {
                         s.send(RouterPair.RECEIVER_ID, SendFlags.SEND_MORE);
                         s.send(m, SendFlags.NONE);
@@ -504,7 +518,7 @@ public final class Suite {
         }
 
         for (String suite : new String[] {"memory", "receive"}) {
-            md.append(suite.equals("memory") ? "\n## Memory strategies\n\nBlocking receive per frame. ByteArray: a new array per message on both sides; ArrayPool: Netty's PooledByteBufAllocator heap buffers; Message: a new Message per message on both sides; MessageZeroCopy: the sender mallocs native memory per message and libzmq frees it through the free callback (one upcall stub for the process); ReusedBuffer: one array per side; ReusedMessage: the receiver reuses one Message.\n\n"
+            md.append(suite.equals("memory") ? "\n## Memory strategies\n\nBlocking receive per frame. ByteArray: a new array per message on both sides; ArrayPool: Netty's PooledByteBufAllocator heap buffers; Message: a new Message per message on both sides, the sender copying the payload in (a copying Message send); MessageZeroCopy: the payload already sits in native buffers of a pool, each sent without a copy in a new zero-copy Message whose free callback (one upcall stub for the process) returns the buffer to the pool; MessageZeroCopy (malloc+copy each): the seed's shape, native memory malloc'd and filled per message, freed by the callback; ReusedBuffer: one array per side; ReusedMessage: the receiver reuses one Message.\n\n"
                     : "\n## Receive modes\n\nThe sender sends one reused buffer. PureBlocking: a blocking receive per frame; BlockingBatch: one blocking receive, then non-blocking ones until EAGAIN; NonBlocking: non-blocking receives, spinning on EAGAIN; Poller: zmq_poll, then non-blocking receives until EAGAIN.\n\n");
             md.append("| Method | Size | Mean per op | Median per op | Min–max | msg/s | Ratio | Allocated / msg |\n");
             md.append("|--------|-----:|------------:|--------------:|--------:|------:|------:|----------------:|\n");

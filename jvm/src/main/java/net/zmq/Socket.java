@@ -415,14 +415,16 @@ public final class Socket implements AutoCloseable {
 
     /**
      * Runs one send or receive of the given kind to its end, with the claim held: returns libzmq's result (the size),
-     * or -1 for EAGAIN; retries EINTR; throws for anything else. While no zero-copy message exists, zmq_send and
-     * zmq_recv are first tried critical and non-blocking (no thread-state transition); that succeeds whenever the
-     * frame can go or is there, which under load is almost always. On a virtual thread a blocking call never blocks in
-     * libzmq: it tries non-blocking and parks until the socket's descriptor signals.
+     * or -1 for EAGAIN; retries EINTR; throws for anything else. While no zero-copy message exists, zmq_send, and
+     * zmq_recv when the caller asked not to wait, are first tried critical and non-blocking (no thread-state
+     * transition): a send almost always succeeds at once. A blocking receive is not tried that way: when nothing is
+     * queued a non-blocking zmq_recv polls libzmq's mailbox descriptor (a system call), which a receiver that keeps up
+     * with its sender would pay on almost every frame. On a virtual thread a blocking call never blocks in libzmq: it
+     * tries non-blocking and parks until the socket's descriptor signals.
      */
     private int transfer(int kind, SocketCore c, MemorySegment data, long size, int flags) {
         boolean dontWait = (flags & ZMQ_DONTWAIT) != 0;
-        if (kind <= RECV && LibZmq.criticalSendRecv()) {
+        if ((kind == SEND || kind == RECV && dontWait) && LibZmq.criticalSendRecv()) {
             int rc = call(kind, c, data, size, flags | ZMQ_DONTWAIT, true);
             if (rc >= 0) {
                 return rc;

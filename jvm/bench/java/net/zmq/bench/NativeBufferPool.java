@@ -1,0 +1,45 @@
+package net.zmq.bench;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import net.zmq.Message;
+import net.zmq.internal.Native;
+
+/**
+ * Native buffers holding one payload, for the zero-copy benchmark: the data already lives in native memory (the case
+ * zero-copy is for), each buffer is handed to libzmq and comes back through the free callback, which runs on libzmq's
+ * I/O thread. Taking and returning allocate nothing (an array-backed queue); when every buffer is in flight a new one
+ * is made, and a full pool frees what comes back.
+ */
+final class NativeBufferPool implements Message.FreeCallback {
+    private static final Map<Integer, NativeBufferPool> POOLS = new ConcurrentHashMap<>();
+    private final ArrayBlockingQueue<MemorySegment> free = new ArrayBlockingQueue<>(4096);
+    private final byte[] payload;
+
+    private NativeBufferPool(byte[] payload) {
+        this.payload = payload.clone();
+    }
+
+    /** The pool for payloads of this size (one per size, kept for the run). */
+    static NativeBufferPool of(byte[] payload) {
+        return POOLS.computeIfAbsent(payload.length, size -> new NativeBufferPool(payload));
+    }
+
+    MemorySegment take() {
+        MemorySegment buffer = free.poll();
+        if (buffer == null) {
+            buffer = Native.malloc(payload.length);
+            MemorySegment.copy(MemorySegment.ofArray(payload), 0, buffer, 0, payload.length);
+        }
+        return buffer;
+    }
+
+    @Override
+    public void free(MemorySegment buffer) {
+        if (!free.offer(buffer)) {
+            Native.free(buffer);
+        }
+    }
+}
