@@ -151,6 +151,7 @@ in_root() {
 start_peer() { # start_peer <name> <command...>
     local name=$1 out=$repo/artifacts/jvm/peer-$1.out line i
     shift
+    rm -f "$out" "$out.err" # before the start: the child truncates them only once it runs
     "$@" >"$out" 2>"$out.err" &
     peer_pids+=($!)
     for (( i = 0; i < 600; i++ )); do # at most 60 s for the peer to start

@@ -1,9 +1,7 @@
 package net.zmq.bench;
 
 import java.lang.foreign.MemorySegment;
-import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
 import net.zmq.Message;
 import net.zmq.internal.Native;
 
@@ -14,17 +12,11 @@ import net.zmq.internal.Native;
  * is made, and a full pool frees what comes back.
  */
 final class NativeBufferPool implements Message.FreeCallback {
-    private static final Map<Integer, NativeBufferPool> POOLS = new ConcurrentHashMap<>();
     private final ArrayBlockingQueue<MemorySegment> free = new ArrayBlockingQueue<>(4096);
     private final byte[] payload;
 
-    private NativeBufferPool(byte[] payload) {
+    NativeBufferPool(byte[] payload) {
         this.payload = payload.clone();
-    }
-
-    /** The pool for payloads of this size (one per size, kept for the run). */
-    static NativeBufferPool of(byte[] payload) {
-        return POOLS.computeIfAbsent(payload.length, size -> new NativeBufferPool(payload));
     }
 
     MemorySegment take() {

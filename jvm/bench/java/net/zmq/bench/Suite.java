@@ -114,52 +114,22 @@ public final class Suite {
                 }
             }
         });
-        STRATEGIES.put("Message", new Strategy() {
-            public void send(Socket s, int size, byte[] payload) {
-                for (int n = 0; n < MESSAGES; n++) {
-                    try (Message m = new Message(payload)) { // a copying Message send: the payload is copied in
-                        s.send(RouterPair.RECEIVER_ID, SendFlags.SEND_MORE);
-                        s.send(m, SendFlags.NONE);
-                    }
-                }
-            }
+        STRATEGIES.put("Message", (NewMessages) (size, payload) -> new Message(payload)); // copies the payload in
+        STRATEGIES.put("MessageZeroCopy", new NewMessages() {
+            private final java.util.Map<Integer, NativeBufferPool> pools = new java.util.concurrent.ConcurrentHashMap<>();
 
-            public void receive(Socket r, int size, byte[] id, byte[] buffer, Message reused) {
-                receiveNewMessages(r, id);
+            public Message create(int size, byte[] payload) { // no copy: libzmq sends the pooled buffer
+                NativeBufferPool pool = pools.computeIfAbsent(size, n -> new NativeBufferPool(payload));
+                return new Message(pool.take(), pool);
             }
         });
-        STRATEGIES.put("MessageZeroCopy", new Strategy() {
-            public void send(Socket s, int size, byte[] payload) {
-                NativeBufferPool pool = NativeBufferPool.of(payload);
-                for (int n = 0; n < MESSAGES; n++) {
-                    try (Message m = new Message(pool.take(), pool)) { // no copy: libzmq sends the pooled buffer
-                        s.send(RouterPair.RECEIVER_ID, SendFlags.SEND_MORE);
-                        s.send(m, SendFlags.NONE);
-                    }
-                }
-            }
-
-            public void receive(Socket r, int size, byte[] id, byte[] buffer, Message reused) {
-                receiveNewMessages(r, id);
-            }
-        });
-        STRATEGIES.put("MessageZeroCopy (malloc+copy each)", new Strategy() {
+        STRATEGIES.put("MessageZeroCopy (malloc+copy each)", new NewMessages() {
             private final Message.FreeCallback free = net.zmq.internal.Native::free;
 
-            public void send(Socket s, int size, byte[] payload) {
-                MemorySegment source = MemorySegment.ofArray(payload);
-                for (int n = 0; n < MESSAGES; n++) {
-                    MemorySegment data = net.zmq.internal.Native.malloc(size);
-                    MemorySegment.copy(source, 0, data, 0, size);
-                    try (Message m = new Message(data, free)) {
-                        s.send(RouterPair.RECEIVER_ID, SendFlags.SEND_MORE);
-                        s.send(m, SendFlags.NONE);
-                    }
-                }
-            }
-
-            public void receive(Socket r, int size, byte[] id, byte[] buffer, Message reused) {
-                receiveNewMessages(r, id);
+            public Message create(int size, byte[] payload) {
+                MemorySegment data = net.zmq.internal.Native.malloc(size);
+                MemorySegment.copy(MemorySegment.ofArray(payload), 0, data, 0, size);
+                return new Message(data, free);
             }
         });
         STRATEGIES.put("ReusedBuffer", new Strategy() {
@@ -188,19 +158,33 @@ public final class Suite {
         });
     }
 
+    /** A new Message per message on both sides: the sender's made by {@link #create}, the receiver's empty. */
+    interface NewMessages extends Strategy {
+        Message create(int size, byte[] payload);
+
+        default void send(Socket s, int size, byte[] payload) {
+            for (int n = 0; n < MESSAGES; n++) {
+                try (Message m = create(size, payload)) {
+                    s.send(RouterPair.RECEIVER_ID, SendFlags.SEND_MORE);
+                    s.send(m, SendFlags.NONE);
+                }
+            }
+        }
+
+        default void receive(Socket r, int size, byte[] id, byte[] buffer, Message reused) {
+            for (int n = 0; n < MESSAGES; n++) {
+                r.recv(id);
+                try (Message m = new Message()) {
+                    r.recv(m, RecvFlags.NONE);
+                }
+            }
+        }
+    }
+
     static void sendReused(Socket s, byte[] payload) {
         for (int n = 0; n < MESSAGES; n++) {
             s.send(RouterPair.RECEIVER_ID, SendFlags.SEND_MORE);
             s.send(payload, SendFlags.NONE);
-        }
-    }
-
-    static void receiveNewMessages(Socket r, byte[] id) {
-        for (int n = 0; n < MESSAGES; n++) {
-            r.recv(id);
-            try (Message m = new Message()) {
-                r.recv(m, RecvFlags.NONE);
-            }
         }
     }
 
@@ -344,7 +328,28 @@ public final class Suite {
 
     // ---- interleaved: native, JVM, native, JeroMQ, ... per size
 
-    record Interleaved(int size, long[] nativeNs, long[] jvmNs, long[] jeromqNs, double jvmRatioLow, double jvmRatioHigh) {
+    /** One size's interleaved runs; ratios[r] = JVM throughput / native throughput in round r. */
+    record Interleaved(int size, long[] nativeNs, long[] jvmNs, long[] jeromqNs, double[] ratios) {
+        double low() {
+            return Arrays.stream(ratios).min().orElseThrow();
+        }
+
+        double high() {
+            return Arrays.stream(ratios).max().orElseThrow();
+        }
+
+        /** Half the width of the 95% confidence interval of the mean ratio (Student's t, rounds - 1 degrees of freedom). */
+        double halfInterval() {
+            int n = ratios.length;
+            double mean = Arrays.stream(ratios).average().orElseThrow();
+            double variance = Arrays.stream(ratios).map(r -> (r - mean) * (r - mean)).sum() / (n - 1);
+            double[] t = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228};
+            return (n - 2 < t.length ? t[n - 2] : 1.96) * Math.sqrt(variance / n);
+        }
+
+        double mean() {
+            return Arrays.stream(ratios).average().orElseThrow();
+        }
     }
 
     private List<Interleaved> interleave(String nativeBench) throws Exception {
@@ -394,8 +399,7 @@ public final class Suite {
                         // throughput ratio JVM/native against the two native runs around it
                         ratios[r] = ((nat[2 * r] + nat[2 * r + 1]) / 2.0) / jv[r];
                     }
-                    Arrays.sort(ratios);
-                    out.add(new Interleaved(size, nat, jv, jm, ratios[0], ratios[rounds - 1]));
+                    out.add(new Interleaved(size, nat, jv, jm, ratios));
                     System.out.printf("interleaved %6d B: native %.2f ms, jvm %.2f ms, jeromq %.2f ms%n", size,
                             median(nat) / 1e6, median(jv) / 1e6, median(jm) / 1e6);
                 }
@@ -506,15 +510,15 @@ public final class Suite {
 
         md.append("## Beside native C and JeroMQ (interleaved)\n\n");
         md.append("Each round runs the native C baseline (`zmq_native_bench serve`, same libzmq), this binding (reused buffer), the native baseline again, then JeroMQ; ")
-                .append(rounds).append(" rounds per size after ").append(warmups).append(" warm-up rounds. Throughput ratio = native time / other time (1.00 = as fast as C; above 1 = faster); the range is the lowest and highest per-round ratio, each against the mean of the two native runs around it.\n\n");
-        md.append("| Size | Native C msg/s | JVM msg/s | JVM / native (median) | JVM / native (min–max) | JeroMQ msg/s | JeroMQ / native | JVM / JeroMQ |\n");
-        md.append("|-----:|---------------:|----------:|------------------:|------------------:|-------------:|----------------:|-------------:|\n");
+                .append(rounds).append(" rounds per size after ").append(warmups).append(" warm-up rounds. Throughput ratio = native time / other time (1.00 = as fast as C; above 1 = faster). Per round, the JVM run is compared with the mean of the two native runs around it: the mean of those ratios with its 95% confidence interval (Student's t), and the lowest and highest.\n\n");
+        md.append("| Size | Native C msg/s | JVM msg/s | JVM / native (medians) | per round: mean ± 95% | min–max | JeroMQ msg/s | JeroMQ / native | JVM / JeroMQ |\n");
+        md.append("|-----:|---------------:|----------:|-----------------------:|----------------------:|--------:|-------------:|----------------:|-------------:|\n");
         for (Interleaved i : interleaved) {
             double nat = median(i.nativeNs());
             double jv = median(i.jvmNs());
             double jm = median(i.jeromqNs());
-            md.append(String.format("| %s | %s | %s | %.2f | %.2f–%.2f | %s | %.2f | %.2f |%n", size(i.size()), rate(nat), rate(jv), nat / jv,
-                    i.jvmRatioLow(), i.jvmRatioHigh(), rate(jm), nat / jm, jm / jv));
+            md.append(String.format("| %s | %s | %s | %.2f | %.2f ± %.2f | %.2f–%.2f | %s | %.2f | %.2f |%n", size(i.size()), rate(nat), rate(jv),
+                    nat / jv, i.mean(), i.halfInterval(), i.low(), i.high(), rate(jm), nat / jm, jm / jv));
         }
 
         for (String suite : new String[] {"memory", "receive"}) {
@@ -547,6 +551,25 @@ public final class Suite {
             double zero = find("memory", "MessageZeroCopy", size);
             md.append(String.format("| %s | %.2f ms | %.2f ms | %.2f |%n", size(size), copy / 1e6, zero / 1e6, zero / copy));
         }
+        md.append("\n## Targets\n\n");
+        for (Interleaved i : interleaved) {
+            if (i.size() == 64 || i.size() == 1024) {
+                double ratio = median(i.nativeNs()) / median(i.jvmNs());
+                md.append(String.format("- Reused buffer at %s: %.2f× native C (target ≥ 0.95): %s.%n", size(i.size()), ratio, ratio >= 0.95 ? "met" : "**not met**"));
+            }
+        }
+        double worstAlloc = rows.stream().filter(r -> r.method().startsWith("Reused") || r.suite().equals("receive"))
+                .mapToDouble(r -> r.result().allocatedPerMessage()).max().orElse(0);
+        md.append(String.format("- Allocation on the reused-buffer and reused-Message paths (and every receive mode): at most %.2f B per message (target 0): %s.%n",
+                worstAlloc, worstAlloc < 0.5 ? "met (below half a byte: JIT and harness noise)" : "**not met**"));
+        double zc64 = find("memory", "MessageZeroCopy", 64) / find("memory", "Message", 64);
+        double zc64k = find("memory", "MessageZeroCopy", 65536) / find("memory", "Message", 65536);
+        md.append(String.format("- Zero-copy at 64 B: %.2f× a copying Message send (target ≤ 1.2): %s; at 64 KB: %.2f× (target < 1): %s.%n",
+                zc64, zc64 <= 1.2 ? "met" : "**not met**", zc64k, zc64k < 1 ? "met" : "**not met**"));
+        for (Interleaved i : interleaved) {
+            md.append(String.format("- JeroMQ at %s: this binding is %.2f× JeroMQ's throughput.%n", size(i.size()), median(i.jeromqNs()) / median(i.jvmNs())));
+        }
+
         md.append("\n## Critical downcalls\n\nA non-blocking receive and send that meet EAGAIN (the call and the binding around it, nothing queued), ")
                 .append("median of 7 runs of 2,000,000 calls: with the critical handles the binding uses while no zero-copy message exists, and in a child JVM ")
                 .append("started with `-Dnet.zmq.critical=false` (ordinary handles, a thread-state transition each way).\n\n");

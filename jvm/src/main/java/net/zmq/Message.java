@@ -152,7 +152,7 @@ public final class Message implements AutoCloseable {
         long size = LibZmq.msgSize(msg);
         byte[] bytes = new byte[(int) size];
         if (size > 0) {
-            MemorySegment.copy(LibZmq.msgData(msg).reinterpret(size), JAVA_BYTE, 0, bytes, 0, (int) size);
+            MemorySegment.copy(LibZmq.EVERYTHING, JAVA_BYTE, LibZmq.msgDataAddress(msg), bytes, 0, (int) size);
         }
         return bytes;
     }
@@ -167,7 +167,7 @@ public final class Message implements AutoCloseable {
         long size = LibZmq.msgSize(m);
         int n = (int) Math.min(size, dest.length);
         if (n > 0) {
-            MemorySegment.copy(LibZmq.msgData(m).reinterpret(size), JAVA_BYTE, 0, dest, 0, n);
+            MemorySegment.copy(LibZmq.EVERYTHING, JAVA_BYTE, LibZmq.msgDataAddress(m), dest, 0, n);
         }
         return (int) size;
     }

@@ -185,25 +185,35 @@ public final class Socket implements AutoCloseable {
         SocketCore c = core;
         c.begin();
         try {
-            MemorySegment buffer = c.scratch(length);
-            MemorySegment.copy(data, offset, buffer, JAVA_BYTE, 0, length);
-            return transfer(SEND, c, buffer, length, flags.value) >= 0;
+            // As zmq_send does it, but copying straight from the array: a frame of the size, filled, then sent.
+            MemorySegment msg = c.sendMessage();
+            if (LibZmq.msgInitSize(msg, length) != 0) {
+                throw new ZmqException(LibZmq.errno(), "Creating a frame of " + length + " bytes");
+            }
+            MemorySegment.copy(data, offset, LibZmq.EVERYTHING, JAVA_BYTE, LibZmq.msgDataAddress(msg), length);
+            boolean sent = false;
+            try {
+                sent = transfer(MSG_SEND, c, msg, 0, flags.value) >= 0;
+                return sent;
+            } finally {
+                if (!sent) {
+                    LibZmq.msgClose(msg); // refused: the frame is ours to release
+                }
+            }
         } finally {
             c.end();
         }
     }
 
-    /** Sends the bytes of a memory segment (native or heap) as one frame (libzmq copies them). @return false on EAGAIN */
+    /** Sends the bytes of a native memory segment as one frame (libzmq copies them). @return false on EAGAIN */
     public boolean send(MemorySegment data, SendFlags flags) {
+        if (!data.isNative()) {
+            throw new IllegalArgumentException("send(MemorySegment) needs a native segment; use send(byte[]) for arrays");
+        }
         SocketCore c = core;
         c.begin();
         try {
-            MemorySegment buffer = data;
-            if (!data.isNative()) {
-                buffer = c.scratch(data.byteSize());
-                MemorySegment.copy(data, 0, buffer, 0, data.byteSize());
-            }
-            return transfer(SEND, c, buffer, data.byteSize(), flags.value) >= 0;
+            return transfer(SEND, c, data, data.byteSize(), flags.value) >= 0;
         } finally {
             c.end();
         }
@@ -283,10 +293,11 @@ public final class Socket implements AutoCloseable {
         SocketCore c = core;
         c.begin();
         try {
-            MemorySegment scratch = c.scratch(length);
-            int size = transfer(RECV, c, scratch, length, flags.value);
+            // As zmq_recv does it, but copying straight into the array: receive the frame, copy what fits.
+            MemorySegment msg = c.message();
+            int size = transfer(MSG_RECV, c, msg, 0, flags.value);
             if (size > 0) {
-                MemorySegment.copy(scratch, JAVA_BYTE, 0, buffer, offset, Math.min(size, length));
+                MemorySegment.copy(LibZmq.EVERYTHING, JAVA_BYTE, LibZmq.msgDataAddress(msg), buffer, offset, Math.min(size, length));
             }
             return size;
         } finally {
@@ -408,15 +419,15 @@ public final class Socket implements AutoCloseable {
         return switch (kind) {
             case SEND -> critical ? LibZmq.sendCritical(c.handle, data, size, flags) : LibZmq.send(c.handle, data, size, flags);
             case RECV -> critical ? LibZmq.recvCritical(c.handle, data, size, flags) : LibZmq.recv(c.handle, data, size, flags);
-            case MSG_SEND -> LibZmq.msgSend(data, c.handle, flags);
-            default -> LibZmq.msgRecv(data, c.handle, flags);
+            case MSG_SEND -> critical ? LibZmq.msgSendCritical(data, c.handle, flags) : LibZmq.msgSend(data, c.handle, flags);
+            default -> critical ? LibZmq.msgRecvCritical(data, c.handle, flags) : LibZmq.msgRecv(data, c.handle, flags);
         };
     }
 
     /**
      * Runs one send or receive of the given kind to its end, with the claim held: returns libzmq's result (the size),
-     * or -1 for EAGAIN; retries EINTR; throws for anything else. While no zero-copy message exists, zmq_send, and
-     * zmq_recv when the caller asked not to wait, are first tried critical and non-blocking (no thread-state
+     * or -1 for EAGAIN; retries EINTR; throws for anything else. While no zero-copy message exists, a send, and a
+     * receive the caller asked not to wait for, is first tried critical and non-blocking (no thread-state
      * transition): a send almost always succeeds at once. A blocking receive is not tried that way: when nothing is
      * queued a non-blocking zmq_recv polls libzmq's mailbox descriptor (a system call), which a receiver that keeps up
      * with its sender would pay on almost every frame. On a virtual thread a blocking call never blocks in libzmq: it
@@ -424,7 +435,8 @@ public final class Socket implements AutoCloseable {
      */
     private int transfer(int kind, SocketCore c, MemorySegment data, long size, int flags) {
         boolean dontWait = (flags & ZMQ_DONTWAIT) != 0;
-        if ((kind == SEND || kind == RECV && dontWait) && LibZmq.criticalSendRecv()) {
+        boolean sending = kind == SEND || kind == MSG_SEND;
+        if ((sending || dontWait) && LibZmq.criticalSendRecv()) {
             int rc = call(kind, c, data, size, flags | ZMQ_DONTWAIT, true);
             if (rc >= 0) {
                 return rc;
@@ -438,7 +450,6 @@ public final class Socket implements AutoCloseable {
             }
         }
         if (!dontWait && Thread.currentThread().isVirtual() && Reactor.available()) {
-            boolean sending = kind == SEND || kind == MSG_SEND;
             while (true) {
                 int rc = call(kind, c, data, size, flags | ZMQ_DONTWAIT, false);
                 if (rc >= 0) {

@@ -39,12 +39,11 @@ final class SocketCore implements Runnable {
     /** Why the socket was closed by someone other than its user, for the message of a later call. */
     private volatile String closedBy = "the socket was closed";
 
-    /** Native memory for byte[] sends and receives, grown on demand; owned by the claiming thread. */
-    MemorySegment scratch;
     /** Option values and their size (a size_t at offset 0, the value from offset 8, up to 256 bytes). */
     final MemorySegment optionBuffer;
-    /** A zmq_msg_t for receives into new arrays, created on first use (null before). */
+    /** The zmq_msg_t frames are received into (then copied out), and the one array sends are built in; made on first use. */
     private MemorySegment message;
+    private MemorySegment sendMessage;
     /** RCVTIMEO and SNDTIMEO as last set, for the waits that do not block in libzmq (virtual threads). */
     int receiveTimeoutMs = -1;
     int sendTimeoutMs = -1;
@@ -56,7 +55,6 @@ final class SocketCore implements Runnable {
         this.handle = handle;
         this.type = type;
         this.registry = registry;
-        this.scratch = Native.malloc(256);
         this.optionBuffer = Native.malloc(8 + 264);
     }
 
@@ -124,8 +122,10 @@ final class SocketCore implements Runnable {
             LibZmq.msgClose(message);
             Native.free(message);
         }
+        if (sendMessage != null) {
+            Native.free(sendMessage); // closed: libzmq took or we released every frame built in it
+        }
         LibZmq.close(handle); // fails only for an invalid handle; this one is valid until now
-        Native.free(scratch);
         Native.free(optionBuffer);
         registry.remove(this);
     }
@@ -140,15 +140,6 @@ final class SocketCore implements Runnable {
         return (long) OWNER.getVolatile(this) == CLOSED;
     }
 
-    /** The scratch memory with room for at least size bytes (claim held). */
-    MemorySegment scratch(long size) {
-        if (scratch.byteSize() < size) {
-            Native.free(scratch);
-            scratch = Native.malloc(Math.max(size, scratch.byteSize() * 2));
-        }
-        return scratch;
-    }
-
     /** The socket's own zmq_msg_t (claim held). */
     MemorySegment message() {
         if (message == null) {
@@ -157,6 +148,14 @@ final class SocketCore implements Runnable {
             message = msg;
         }
         return message;
+    }
+
+    /** The zmq_msg_t array sends are built in (claim held); uninitialised between sends. */
+    MemorySegment sendMessage() {
+        if (sendMessage == null) {
+            sendMessage = Native.malloc(LibZmq.MSG_SIZE);
+        }
+        return sendMessage;
     }
 
     /** Cleaner action: the Socket became unreachable without close. */

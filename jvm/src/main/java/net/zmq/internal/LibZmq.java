@@ -249,6 +249,25 @@ public final class LibZmq {
         }
     }
 
+    private static final MethodHandle MSG_SEND_CRITICAL = handle("zmq_msg_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CRITICAL);
+    private static final MethodHandle MSG_RECV_CRITICAL = handle("zmq_msg_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CRITICAL);
+
+    public static int msgSendCritical(MemorySegment msg, MemorySegment socket, int flags) {
+        try {
+            return (int) MSG_SEND_CRITICAL.invokeExact(msg, socket, flags);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int msgRecvCritical(MemorySegment msg, MemorySegment socket, int flags) {
+        try {
+            return (int) MSG_RECV_CRITICAL.invokeExact(msg, socket, flags);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
     private static final MethodHandle MSG_SEND = handle("zmq_msg_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
     private static final MethodHandle MSG_RECV = handle("zmq_msg_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
 
@@ -292,6 +311,10 @@ public final class LibZmq {
     private static final MethodHandle MSG_INIT_DATA = handle("zmq_msg_init_data", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS), CRITICAL);
     private static final MethodHandle MSG_CLOSE = handle("zmq_msg_close", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     private static final MethodHandle MSG_DATA = handle("zmq_msg_data", FunctionDescriptor.of(ADDRESS, ADDRESS), CRITICAL);
+    /** zmq_msg_data as a plain address: no segment object per call (copy through {@link #EVERYTHING}). */
+    private static final MethodHandle MSG_DATA_ADDRESS = handle("zmq_msg_data", FunctionDescriptor.of(JAVA_LONG, ADDRESS), CRITICAL);
+    /** All of memory as one segment, to copy from or to an address without making a segment for it. */
+    public static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
     private static final MethodHandle MSG_SIZE_FN = handle("zmq_msg_size", FunctionDescriptor.of(JAVA_LONG, ADDRESS), CRITICAL);
     private static final MethodHandle MSG_MORE = handle("zmq_msg_more", FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
     private static final MethodHandle MSG_COPY = handle("zmq_msg_copy", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CRITICAL);
@@ -336,6 +359,14 @@ public final class LibZmq {
     public static MemorySegment msgData(MemorySegment msg) {
         try {
             return (MemorySegment) MSG_DATA.invokeExact(msg);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static long msgDataAddress(MemorySegment msg) {
+        try {
+            return (long) MSG_DATA_ADDRESS.invokeExact(msg);
         } catch (Throwable t) {
             throw rethrow(t);
         }
