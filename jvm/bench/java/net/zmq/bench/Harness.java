@@ -2,6 +2,7 @@ package net.zmq.bench;
 
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Semaphore;
 
 /**
@@ -83,20 +84,54 @@ final class Harness {
         }
     }
 
-    /** Runs op (one operation = messages messages) warmups + iterations times, measuring the last iterations. */
-    static Result measure(Runnable op, Sender sender, int messages, int warmups, int iterations) {
-        for (int i = 0; i < warmups; i++) {
-            op.run();
+    /** A named operation (messages messages) and its sender thread, with the result once measured. */
+    static final class Benchmark {
+        private final String name;
+        private final Sender sender;
+        private final Runnable op;
+        private Result result;
+
+        Benchmark(String name, Sender sender, Runnable op) {
+            this.name = name;
+            this.sender = sender;
+            this.op = op;
         }
-        long[] nanos = new long[iterations];
+
+        String name() {
+            return name;
+        }
+
+        Result result() {
+            return result;
+        }
+    }
+
+    /**
+     * Runs every benchmark warmups times, then iterations rounds of one measured operation each, taking turns, so a
+     * change in the machine's load falls on all of them alike. Allocation is counted around each measured operation.
+     */
+    static List<Benchmark> measureInterleaved(List<Benchmark> benchmarks, int messages, int warmups, int iterations) {
+        for (int w = 0; w < warmups; w++) {
+            for (Benchmark b : benchmarks) {
+                b.op.run();
+            }
+        }
         long self = Thread.currentThread().threadId();
-        long allocatedBefore = THREADS.getThreadAllocatedBytes(self) + (sender == null ? 0 : THREADS.getThreadAllocatedBytes(sender.threadId()));
+        long[][] nanos = new long[benchmarks.size()][iterations];
+        long[] allocated = new long[benchmarks.size()];
         for (int i = 0; i < iterations; i++) {
-            long start = System.nanoTime();
-            op.run();
-            nanos[i] = System.nanoTime() - start;
+            for (int k = 0; k < benchmarks.size(); k++) {
+                Benchmark b = benchmarks.get(k);
+                long before = THREADS.getThreadAllocatedBytes(self) + THREADS.getThreadAllocatedBytes(b.sender.threadId());
+                long start = System.nanoTime();
+                b.op.run();
+                nanos[k][i] = System.nanoTime() - start;
+                allocated[k] += THREADS.getThreadAllocatedBytes(self) + THREADS.getThreadAllocatedBytes(b.sender.threadId()) - before;
+            }
         }
-        long allocatedAfter = THREADS.getThreadAllocatedBytes(self) + (sender == null ? 0 : THREADS.getThreadAllocatedBytes(sender.threadId()));
-        return new Result(nanos, (allocatedAfter - allocatedBefore) / (double) ((long) messages * iterations));
+        for (int k = 0; k < benchmarks.size(); k++) {
+            benchmarks.get(k).result = new Result(nanos[k], allocated[k] / (double) ((long) messages * iterations));
+        }
+        return benchmarks;
     }
 }

@@ -244,34 +244,49 @@ public final class Suite {
         for (int size : SIZES) {
             byte[] payload = new byte[size];
             Arrays.fill(payload, (byte) 'x');
-            for (Map.Entry<String, Strategy> entry : STRATEGIES.entrySet()) {
-                Strategy strategy = entry.getValue();
-                try (RouterPair pair = new RouterPair(); Message reused = new Message();
-                     Harness.Sender sender = new Harness.Sender(() -> strategy.send(pair.sender, size, payload))) {
+            List<Harness.Benchmark> memory = new ArrayList<>();
+            List<Harness.Benchmark> receive = new ArrayList<>();
+            List<AutoCloseable> resources = new ArrayList<>();
+            try {
+                for (Map.Entry<String, Strategy> entry : STRATEGIES.entrySet()) {
+                    Strategy strategy = entry.getValue();
+                    RouterPair pair = new RouterPair();
+                    Message reused = new Message();
+                    Harness.Sender sender = new Harness.Sender(() -> strategy.send(pair.sender, size, payload));
+                    resources.addAll(List.of(sender, reused, pair));
                     byte[] id = new byte[16];
                     byte[] buffer = new byte[size];
-                    Harness.Result result = Harness.measure(() -> {
+                    memory.add(new Harness.Benchmark(entry.getKey(), sender, () -> {
                         sender.start();
                         strategy.receive(pair.receiver, size, id, buffer, reused);
                         sender.await();
-                    }, sender, MESSAGES, warmups, iterations);
-                    rows.add(new Row("memory", entry.getKey(), size, result));
-                    progress("memory", entry.getKey(), size, result);
+                    }));
                 }
-            }
-            for (String mode : MODES) {
-                try (RouterPair pair = new RouterPair(); Poller poller = new Poller();
-                     Harness.Sender sender = new Harness.Sender(() -> sendReused(pair.sender, payload))) {
+                for (String mode : MODES) {
+                    RouterPair pair = new RouterPair();
+                    Poller poller = new Poller();
+                    Harness.Sender sender = new Harness.Sender(() -> sendReused(pair.sender, payload));
+                    resources.addAll(List.of(sender, poller, pair));
                     poller.add(pair.receiver, Poller.READABLE);
                     byte[] id = new byte[16];
                     byte[] buffer = new byte[size];
-                    Harness.Result result = Harness.measure(() -> {
+                    receive.add(new Harness.Benchmark(mode, sender, () -> {
                         sender.start();
                         receiveMode(mode, pair.receiver, id, buffer, poller);
                         sender.await();
-                    }, sender, MESSAGES, warmups, iterations);
-                    rows.add(new Row("receive", mode, size, result));
-                    progress("receive", mode, size, result);
+                    }));
+                }
+                for (Harness.Benchmark b : Harness.measureInterleaved(memory, MESSAGES, warmups, iterations)) {
+                    rows.add(new Row("memory", b.name(), size, b.result()));
+                    progress("memory", b.name(), size, b.result());
+                }
+                for (Harness.Benchmark b : Harness.measureInterleaved(receive, MESSAGES, warmups, iterations)) {
+                    rows.add(new Row("receive", b.name(), size, b.result()));
+                    progress("receive", b.name(), size, b.result());
+                }
+            } finally {
+                for (AutoCloseable resource : resources) {
+                    resource.close();
                 }
             }
         }
@@ -506,7 +521,7 @@ public final class Suite {
                 .append(" cores. ROUTER to ROUTER over tcp://127.0.0.1, HWM 0, ").append(MESSAGES)
                 .append(" two-frame messages (routing id + payload) per operation, the sender on its own platform thread.\n");
         md.append("Harness: ").append(warmups).append(" warm-up and ").append(iterations)
-                .append(" measured operations per row (no JMH: see jvm/README.md); allocation = bytes allocated by the sending and the receiving thread during the measured operations, per message.\n\n");
+                .append(" measured operations per row, the rows of a table and size taking turns (one operation of each, then the next round) so that a change in the machine's load falls on all of them (no JMH: see jvm/README.md); allocation = bytes allocated by the sending and the receiving thread during the measured operations, per message.\n\n");
 
         md.append("## Beside native C and JeroMQ (interleaved)\n\n");
         md.append("Each round runs the native C baseline (`zmq_native_bench serve`, same libzmq), this binding (reused buffer), the native baseline again, then JeroMQ; ")

@@ -12,7 +12,7 @@ import net.zmq.internal.Native;
  *
  * <p>Invariant: {@code owner} is {@link #FREE} when no call is in flight, the calling thread's id during a call
  * ({@link #begin} to {@link #end}), and {@link #CLOSED} once the native socket is closed; only the thread that moved it
- * away from FREE touches the native socket or the scratch memory. A close asked for during a call
+ * away from FREE touches the native socket or its zmq_msg_t and option memory. A close asked for during a call
  * ({@code closeRequested}) is carried out by that call's {@link #end}, so the native socket is never closed under a
  * running libzmq call. This object holds no reference to the {@link Socket} or the {@link Context}: it is the
  * Cleaner action of the former and is reachable from the latter's termination.
@@ -89,6 +89,7 @@ final class SocketCore implements Runnable {
 
     /** Ends the call begun by {@link #begin}; carries out a close asked for meanwhile. */
     void end() {
+        assert (long) OWNER.getVolatile(this) == Thread.currentThread().threadId() : "end() by a thread that does not hold the claim";
         OWNER.setVolatile(this, FREE);
         if (closeRequested) {
             tryClose();
