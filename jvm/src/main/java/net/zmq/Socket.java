@@ -205,18 +205,14 @@ public final class Socket implements AutoCloseable {
         }
     }
 
-    /** Sends the bytes of a native memory segment as one frame (libzmq copies them). @return false on EAGAIN */
+    /**
+     * Sends the bytes of a native memory segment as one frame (libzmq copies them).
+     *
+     * @return false on EAGAIN
+     * @throws IllegalArgumentException data is heap memory (send the array instead)
+     */
     public boolean send(MemorySegment data, SendFlags flags) {
-        if (!data.isNative()) {
-            throw new IllegalArgumentException("send(MemorySegment) needs a native segment; use send(byte[]) for arrays");
-        }
-        SocketCore c = core;
-        c.begin();
-        try {
-            return transfer(SEND, c, data, data.byteSize(), flags.value) >= 0;
-        } finally {
-            c.end();
-        }
+        return claimedTransfer(SEND, requireNative(data, "send"), data.byteSize(), flags.value) >= 0;
     }
 
     /**
@@ -225,14 +221,7 @@ public final class Socket implements AutoCloseable {
      * @return false when it could not be queued now (EAGAIN); the message keeps its content
      */
     public boolean send(Message message, SendFlags flags) {
-        MemorySegment msg = message.live();
-        SocketCore c = core;
-        c.begin();
-        try {
-            return transfer(MSG_SEND, c, msg, 0, flags.value) >= 0;
-        } finally {
-            c.end();
-        }
+        return claimedTransfer(MSG_SEND, message.live(), 0, flags.value) >= 0;
     }
 
     /** Sends every frame of message (SEND_MORE on all but the last). @return false when the first frame met EAGAIN */
@@ -311,16 +300,7 @@ public final class Socket implements AutoCloseable {
      * @return the frame's full size (greater than buffer's size when truncated), or -1 (EAGAIN)
      */
     public int recv(MemorySegment buffer, RecvFlags flags) {
-        if (!buffer.isNative()) {
-            throw new IllegalArgumentException("recv(MemorySegment) needs a native segment; use recv(byte[]) for arrays");
-        }
-        SocketCore c = core;
-        c.begin();
-        try {
-            return transfer(RECV, c, buffer, buffer.byteSize(), flags.value);
-        } finally {
-            c.end();
-        }
+        return claimedTransfer(RECV, requireNative(buffer, "recv"), buffer.byteSize(), flags.value);
     }
 
     /** Receives one frame as a new array, waiting for it. @return the frame, or null when RCVTIMEO expired */
@@ -360,14 +340,7 @@ public final class Socket implements AutoCloseable {
      * @return false when no frame came (EAGAIN)
      */
     public boolean recv(Message message, RecvFlags flags) {
-        MemorySegment msg = message.live();
-        SocketCore c = core;
-        c.begin();
-        try {
-            return transfer(MSG_RECV, c, msg, 0, flags.value) >= 0;
-        } finally {
-            c.end();
-        }
+        return claimedTransfer(MSG_RECV, message.live(), 0, flags.value) >= 0;
     }
 
     /** Whether the frame last received has more frames after it (ZMQ_RCVMORE). */
@@ -413,6 +386,24 @@ public final class Socket implements AutoCloseable {
     private static final int MSG_SEND = 2;
     private static final int MSG_RECV = 3;
     private static final String[] WHAT = {"Sending", "Receiving", "Sending a message", "Receiving a message"};
+
+    /** {@link #transfer} inside a claim of its own. */
+    private int claimedTransfer(int kind, MemorySegment data, long size, int flags) {
+        SocketCore c = core;
+        c.begin();
+        try {
+            return transfer(kind, c, data, size, flags);
+        } finally {
+            c.end();
+        }
+    }
+
+    private static MemorySegment requireNative(MemorySegment segment, String call) {
+        if (!segment.isNative()) {
+            throw new IllegalArgumentException(call + "(MemorySegment) needs a native segment; use " + call + "(byte[]) for arrays");
+        }
+        return segment;
+    }
 
     /** One libzmq call of the given kind: zmq_send, zmq_recv (data, size) or zmq_msg_send, zmq_msg_recv (data = the zmq_msg_t). */
     private static int call(int kind, SocketCore c, MemorySegment data, long size, int flags, boolean critical) {
