@@ -55,7 +55,7 @@ run_tests() {
     log "running the JUnit tests on $(java -version 2>&1 | head -n 1)"
     # The virtual-thread test opens tens of thousands of sockets (each with an eventfd).
     ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-    java "${java_opts[@]}" -ea -Dnet.zmq.test.peers="${NETZMQ_TEST_PEERS:-}" \
+    java "${java_opts[@]}" -ea -Dnet.zmq.test.peers="${NETZMQ_TEST_PEERS:-}" -Dnet.zmq.test.classpath="$classes:$out/test-classes" \
         -jar $share/junit-platform-console-standalone.jar execute \
         --class-path "$classes:$out/test-classes:$test_cp" --scan-class-path "$out/test-classes" \
         --disable-banner --disable-ansi-colors --details=tree ${JVM_TEST_FILTER:+--include-classname "$JVM_TEST_FILTER"} 2>&1 | tee "$report" || status=$?
