@@ -370,7 +370,9 @@ public final class Suite {
     private List<Interleaved> interleave(String nativeBench) throws Exception {
         List<Interleaved> out = new ArrayList<>();
         ProcessBuilder builder = new ProcessBuilder(nativeBench, "serve");
-        Path libDir = Path.of(nativeBench).toAbsolutePath().getParent().resolve("linux-x64");
+        // Its rpath names the host's path to the bundled libzmq, which the root mounts elsewhere: point the loader at it.
+        String rid = System.getProperty("os.arch").equals("aarch64") ? "linux-arm64" : "linux-x64";
+        Path libDir = Path.of(nativeBench).toAbsolutePath().getParent().resolve(rid);
         builder.environment().put("LD_LIBRARY_PATH", libDir.toString());
         builder.redirectError(ProcessBuilder.Redirect.INHERIT);
         Process process = builder.start();
