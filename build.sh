@@ -28,6 +28,10 @@ usage: ./build.sh [command]
                   (docs/reliability.md)
   help            print this
 
+The commands above that build, test, pack or benchmark also do so for the JVM binding (jvm/build.sh, in a cached
+Debian trixie root with OpenJDK 25; see jvm/README.md): its demo, its JUnit tests (counted in the tests line), its
+JAR and sources JAR, and benchmarks/results/latest-jvm.md.
+
 Needs an x86_64 Debian or Ubuntu host with the .NET 10 SDK; everything else is installed with apt-get (as root or
 through sudo).
 EOF
@@ -115,6 +119,10 @@ run_tests() {
     # is named, instead of stalling CI.
     dotnet test Net.Zmq.slnx -c "$configuration" --no-build -nologo -m:1 --blame-hang-timeout 5m --blame-hang-dump-type none 2>&1 | tee "$output"
     local status=${PIPESTATUS[0]}
+    # The JVM binding's tests (in a Debian trixie root, see jvm/README.md); their summary line joins the count below.
+    log "running the JVM binding's tests"
+    jvm/build.sh test 2>&1 | tee -a "$output"
+    local jvm_status=${PIPESTATUS[0]}
     # The core tests once more on the system's libzmq (no drafts), the library the loader falls back to: once, on
     # net10.0 (the net8.0 build has just run them on the bundled libzmq).
     log "running the core tests against the system libzmq ($system_libzmq)"
@@ -137,6 +145,11 @@ run_tests() {
         passed=$((passed + $(sed -E 's/.*Passed: +([0-9]+).*/\1/' <<<"$line")))
         skipped=$((skipped + $(sed -E 's/.*Skipped: +([0-9]+).*/\1/' <<<"$line")))
     done < <(grep -E 'Failed: +[0-9]+, Passed: +[0-9]+' "$output" || true)
+    if line=$(grep -E '^jvm tests: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$output" | tail -n 1); then
+        passed=$((passed + $(sed -E 's/^jvm tests: ([0-9]+) passed.*/\1/' <<<"$line")))
+        failed=$((failed + $(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")))
+        skipped=$((skipped + $(sed -E 's/.* ([0-9]+) skipped$/\1/' <<<"$line")))
+    fi
     # A test host that crashed or hung ends its run early with a summary of what it did pass: such a run fails.
     local aborted
     aborted=$(grep -c 'Test Run Aborted' "$output" || true)
@@ -144,7 +157,7 @@ run_tests() {
     local summary="tests: $passed passed, $failed failed, $skipped skipped"
     [ "$aborted" -eq 0 ] || summary+=", $aborted runs aborted"
     echo "$summary"
-    [ "$status" -eq 0 ] && [ "$system_status" -eq 0 ] && [ "$debug_status" -eq 0 ] && [ "$aborted" -eq 0 ]
+    [ "$status" -eq 0 ] && [ "$system_status" -eq 0 ] && [ "$debug_status" -eq 0 ] && [ "$jvm_status" -eq 0 ] && [ "$aborted" -eq 0 ]
 }
 
 # The areas whose tests are about libzmq's behaviour through the binding, not about packaging or tools.
@@ -159,6 +172,8 @@ case "$command" in
         dotnet run --project samples/Net.Zmq.Samples -c "$configuration" --no-build -- all
         log "running the hosted worker sample (self-test: serves requests, then the host stops within a second)"
         dotnet run --project samples/Net.Zmq.HostedWorker -c "$configuration" --no-build -- --self-test
+        log "building the JVM binding and running its demo"
+        jvm/build.sh demo
         ;;
     test)
         setup "${bundled_rids[@]}"
@@ -173,6 +188,8 @@ case "$command" in
         dotnet pack src/Net.Zmq/Net.Zmq.csproj -c "$configuration" --no-build -nologo -o artifacts/packages
         dotnet pack src/Net.Zmq.Hosting/Net.Zmq.Hosting.csproj -c "$configuration" --no-build -nologo -o artifacts/packages
         ls -1 artifacts/packages
+        log "packing the JVM binding (JAR + sources JAR)"
+        jvm/build.sh pack
         ;;
     bench)
         [ -z "${2:-}" ] || [ "$2" = "--full" ] || { echo "unknown bench option '$2' (only --full)" >&2; exit 2; }
@@ -181,6 +198,8 @@ case "$command" in
         log "running the benchmarks${2:+ ($2)} (results in benchmarks/results)"
         dotnet benchmarks/Net.Zmq.Benchmarks/bin/$configuration/net10.0/Net.Zmq.Benchmarks.dll suite \
             --native artifacts/native/zmq_native_bench --results benchmarks/results ${2:+"$2"}
+        log "running the JVM benchmarks (results in benchmarks/results/latest-jvm.md)"
+        jvm/build.sh bench
         ;;
     profile)
         setup

@@ -1,0 +1,614 @@
+package net.zmq.bench;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import net.zmq.Context;
+import net.zmq.Message;
+import net.zmq.Poller;
+import net.zmq.RecvFlags;
+import net.zmq.SendFlags;
+import net.zmq.Socket;
+import org.zeromq.ZContext;
+import org.zeromq.ZMQ;
+
+/**
+ * The JVM benchmark suite: the first JVM-ZMQ's two suites (memory strategies, receive modes) at 64 B, 512 B, 1 KB and
+ * 64 KB, ROUTER to ROUTER over tcp, 10,000 messages per operation, then an interleaved phase that alternates the native
+ * C baseline, this binding and JeroMQ on the same loop. Writes benchmarks/results/latest-jvm.md.
+ * <p>Usage: Suite --native &lt;zmq_native_bench&gt; --results &lt;dir&gt; [--quick]
+ */
+public final class Suite {
+    static final int MESSAGES = 10_000;
+    static final int[] SIZES = {64, 512, 1024, 65536};
+    private static final PooledByteBufAllocator POOL = PooledByteBufAllocator.DEFAULT;
+
+    private int warmups = 3;
+    private int iterations = 7;
+    private int rounds = 7;
+
+    public static void main(String[] args) throws Exception {
+        String nativeBench = null;
+        Path results = Path.of("benchmarks/results");
+        Suite suite = new Suite();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--native" -> nativeBench = args[++i];
+                case "--results" -> results = Path.of(args[++i]);
+                case "--calls-only" -> {
+                    double[] ns = callOverhead();
+                    System.out.printf("calls %.2f %.2f%n", ns[0], ns[1]);
+                    return;
+                }
+                case "--quick" -> {
+                    suite.warmups = 1;
+                    suite.iterations = 3;
+                    suite.rounds = 3;
+                }
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        suite.run(nativeBench, results);
+    }
+
+    // ---- memory strategies: the receiving loop in this thread, the sending loop on the sender thread
+
+    interface Strategy {
+        void send(Socket sender, int size, byte[] payload);
+
+        void receive(Socket receiver, int size, byte[] id, byte[] buffer, Message reused);
+    }
+
+    static final Map<String, Strategy> STRATEGIES = new LinkedHashMap<>();
+
+    static {
+        STRATEGIES.put("ByteArray", new Strategy() {
+            public void send(Socket s, int size, byte[] payload) {
+                for (int n = 0; n < MESSAGES; n++) {
+                    byte[] data = new byte[size];
+                    data[0] = (byte) n;
+                    s.send(RouterPair.RECEIVER_ID, SendFlags.SEND_MORE);
+                    s.send(data, SendFlags.NONE);
+                }
+            }
+
+            public void receive(Socket r, int size, byte[] id, byte[] buffer, Message reused) {
+                for (int n = 0; n < MESSAGES; n++) {
+                    r.recv(id);
+                    r.recv(new byte[size]);
+                }
+            }
+        });
+        STRATEGIES.put("ArrayPool (Netty pooled)", new Strategy() {
+            public void send(Socket s, int size, byte[] payload) {
+                for (int n = 0; n < MESSAGES; n++) {
+                    ByteBuf buf = POOL.heapBuffer(size);
+                    buf.array()[buf.arrayOffset()] = (byte) n;
+                    s.send(RouterPair.RECEIVER_ID, SendFlags.SEND_MORE);
+                    s.send(buf.array(), buf.arrayOffset(), size, SendFlags.NONE);
+                    buf.release();
+                }
+            }
+
+            public void receive(Socket r, int size, byte[] id, byte[] buffer, Message reused) {
+                for (int n = 0; n < MESSAGES; n++) {
+                    r.recv(id);
+                    ByteBuf buf = POOL.heapBuffer(size);
+                    r.recv(buf.array(), buf.arrayOffset(), size, RecvFlags.NONE);
+                    buf.release();
+                }
+            }
+        });
+        STRATEGIES.put("Message", (NewMessages) (size, payload) -> new Message(payload)); // copies the payload in
+        STRATEGIES.put("MessageZeroCopy", new NewMessages() {
+            private final java.util.Map<Integer, NativeBufferPool> pools = new java.util.concurrent.ConcurrentHashMap<>();
+
+            public Message create(int size, byte[] payload) { // no copy: libzmq sends the pooled buffer
+                NativeBufferPool pool = pools.computeIfAbsent(size, n -> new NativeBufferPool(payload));
+                return new Message(pool.take(), pool);
+            }
+        });
+        STRATEGIES.put("MessageZeroCopy (malloc+copy each)", new NewMessages() {
+            private final Message.FreeCallback free = net.zmq.internal.Native::free;
+
+            public Message create(int size, byte[] payload) {
+                MemorySegment data = net.zmq.internal.Native.malloc(size);
+                MemorySegment.copy(MemorySegment.ofArray(payload), 0, data, 0, size);
+                return new Message(data, free);
+            }
+        });
+        STRATEGIES.put("ReusedBuffer", new Strategy() {
+            public void send(Socket s, int size, byte[] payload) {
+                sendReused(s, payload);
+            }
+
+            public void receive(Socket r, int size, byte[] id, byte[] buffer, Message reused) {
+                for (int n = 0; n < MESSAGES; n++) {
+                    r.recv(id);
+                    r.recv(buffer);
+                }
+            }
+        });
+        STRATEGIES.put("ReusedMessage", new Strategy() {
+            public void send(Socket s, int size, byte[] payload) {
+                sendReused(s, payload);
+            }
+
+            public void receive(Socket r, int size, byte[] id, byte[] buffer, Message reused) {
+                for (int n = 0; n < MESSAGES; n++) {
+                    r.recv(id);
+                    r.recv(reused, RecvFlags.NONE);
+                }
+            }
+        });
+    }
+
+    /** A new Message per message on both sides: the sender's made by {@link #create}, the receiver's empty. */
+    interface NewMessages extends Strategy {
+        Message create(int size, byte[] payload);
+
+        default void send(Socket s, int size, byte[] payload) {
+            for (int n = 0; n < MESSAGES; n++) {
+                try (Message m = create(size, payload)) {
+                    s.send(RouterPair.RECEIVER_ID, SendFlags.SEND_MORE);
+                    s.send(m, SendFlags.NONE);
+                }
+            }
+        }
+
+        default void receive(Socket r, int size, byte[] id, byte[] buffer, Message reused) {
+            for (int n = 0; n < MESSAGES; n++) {
+                r.recv(id);
+                try (Message m = new Message()) {
+                    r.recv(m, RecvFlags.NONE);
+                }
+            }
+        }
+    }
+
+    static void sendReused(Socket s, byte[] payload) {
+        for (int n = 0; n < MESSAGES; n++) {
+            s.send(RouterPair.RECEIVER_ID, SendFlags.SEND_MORE);
+            s.send(payload, SendFlags.NONE);
+        }
+    }
+
+    // ---- receive modes (the sender sends one reused buffer)
+
+    static final String[] MODES = {"PureBlocking", "BlockingBatch", "NonBlocking", "Poller"};
+
+    static void receiveMode(String mode, Socket r, byte[] id, byte[] buffer, Poller poller) {
+        int frames = 0;
+        int total = 2 * MESSAGES;
+        switch (mode) {
+            case "PureBlocking" -> {
+                while (frames < total) {
+                    r.recv(frames % 2 == 0 ? id : buffer);
+                    frames++;
+                }
+            }
+            case "BlockingBatch" -> {
+                while (frames < total) {
+                    r.recv(frames % 2 == 0 ? id : buffer);
+                    frames++;
+                    while (frames < total && r.recv(frames % 2 == 0 ? id : buffer, RecvFlags.DONT_WAIT) >= 0) {
+                        frames++;
+                    }
+                }
+            }
+            case "NonBlocking" -> {
+                while (frames < total) {
+                    if (r.recv(frames % 2 == 0 ? id : buffer, RecvFlags.DONT_WAIT) >= 0) {
+                        frames++;
+                    } else {
+                        Thread.onSpinWait();
+                    }
+                }
+            }
+            case "Poller" -> {
+                while (frames < total) {
+                    poller.poll(null);
+                    while (frames < total && r.recv(frames % 2 == 0 ? id : buffer, RecvFlags.DONT_WAIT) >= 0) {
+                        frames++;
+                    }
+                }
+            }
+            default -> throw new IllegalArgumentException(mode);
+        }
+    }
+
+    // ---- the suite
+
+    record Row(String suite, String method, int size, Harness.Result result) {
+    }
+
+    private final List<Row> rows = new ArrayList<>();
+
+    private void run(String nativeBench, Path results) throws Exception {
+        long start = System.nanoTime();
+        for (int size : SIZES) {
+            byte[] payload = new byte[size];
+            Arrays.fill(payload, (byte) 'x');
+            List<Harness.Benchmark> memory = new ArrayList<>();
+            List<Harness.Benchmark> receive = new ArrayList<>();
+            List<AutoCloseable> resources = new ArrayList<>();
+            try {
+                for (Map.Entry<String, Strategy> entry : STRATEGIES.entrySet()) {
+                    Strategy strategy = entry.getValue();
+                    RouterPair pair = new RouterPair();
+                    Message reused = new Message();
+                    Harness.Sender sender = new Harness.Sender(() -> strategy.send(pair.sender, size, payload));
+                    resources.addAll(List.of(sender, reused, pair));
+                    byte[] id = new byte[16];
+                    byte[] buffer = new byte[size];
+                    memory.add(new Harness.Benchmark(entry.getKey(), sender, () -> {
+                        sender.start();
+                        strategy.receive(pair.receiver, size, id, buffer, reused);
+                        sender.await();
+                    }));
+                }
+                for (String mode : MODES) {
+                    RouterPair pair = new RouterPair();
+                    Poller poller = new Poller();
+                    Harness.Sender sender = new Harness.Sender(() -> sendReused(pair.sender, payload));
+                    resources.addAll(List.of(sender, poller, pair));
+                    poller.add(pair.receiver, Poller.READABLE);
+                    byte[] id = new byte[16];
+                    byte[] buffer = new byte[size];
+                    receive.add(new Harness.Benchmark(mode, sender, () -> {
+                        sender.start();
+                        receiveMode(mode, pair.receiver, id, buffer, poller);
+                        sender.await();
+                    }));
+                }
+                for (Harness.Benchmark b : Harness.measureInterleaved(memory, MESSAGES, warmups, iterations)) {
+                    rows.add(new Row("memory", b.name(), size, b.result()));
+                    progress("memory", b.name(), size, b.result());
+                }
+                for (Harness.Benchmark b : Harness.measureInterleaved(receive, MESSAGES, warmups, iterations)) {
+                    rows.add(new Row("receive", b.name(), size, b.result()));
+                    progress("receive", b.name(), size, b.result());
+                }
+            } finally {
+                for (AutoCloseable resource : resources) {
+                    resource.close();
+                }
+            }
+        }
+        double[] critical = callOverhead();
+        double[] ordinary = callOverheadWithoutCritical();
+        System.out.printf("calls: recv %.1f ns (critical) vs %.1f ns, send %.1f ns vs %.1f ns%n", critical[0], ordinary[0], critical[1], ordinary[1]);
+        List<Interleaved> interleaved = interleave(nativeBench);
+        write(results, interleaved, critical, ordinary, (System.nanoTime() - start) / 1_000_000_000L);
+    }
+
+    private static void progress(String suite, String method, int size, Harness.Result r) {
+        System.out.printf("%-8s %-26s %6d B  %8.2f ms/op  %6.2f B/msg%n", suite, method, size, r.medianNanos() / 1e6, r.allocatedPerMessage());
+    }
+
+    // ---- the cost of one call: a non-blocking receive and send that meet EAGAIN (nothing but the call itself)
+
+    /** Nanoseconds per non-blocking recv and send that return EAGAIN, medians of 7 runs of 2,000,000 calls. */
+    static double[] callOverhead() {
+        try (Context context = new Context(); Socket pull = context.socket(net.zmq.SocketType.PULL);
+             Socket push = context.socket(net.zmq.SocketType.PUSH)) {
+            pull.bind("inproc://calls");
+            byte[] buffer = new byte[64];
+            double[] result = new double[2];
+            for (int which = 0; which < 2; which++) {
+                long[] runs = new long[7];
+                for (int r = -3; r < runs.length; r++) { // three warm-up runs
+                    long start = System.nanoTime();
+                    for (int i = 0; i < 2_000_000; i++) {
+                        if (which == 0 ? pull.recv(buffer, RecvFlags.DONT_WAIT) >= 0 : push.send(buffer, SendFlags.DONT_WAIT)) {
+                            throw new IllegalStateException("a call that should meet EAGAIN did not");
+                        }
+                    }
+                    if (r >= 0) {
+                        runs[r] = System.nanoTime() - start;
+                    }
+                }
+                result[which] = median(runs) / 2_000_000.0;
+            }
+            return result;
+        }
+    }
+
+    /** The same in a child JVM started with -Dnet.zmq.critical=false: the ordinary (transitioning) handles. */
+    static double[] callOverheadWithoutCritical() throws IOException, InterruptedException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process child = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-Dnet.zmq.critical=false",
+                "-cp", System.getProperty("java.class.path"), Suite.class.getName(), "--calls-only")
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String line = new String(child.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+        child.waitFor();
+        String[] words = line.split(" ");
+        return new double[] {Double.parseDouble(words[1]), Double.parseDouble(words[2])};
+    }
+
+    // ---- interleaved: native, JVM, native, JeroMQ, ... per size
+
+    /** One size's interleaved runs; ratios[r] = JVM throughput / native throughput in round r. */
+    record Interleaved(int size, long[] nativeNs, long[] jvmNs, long[] jeromqNs, double[] ratios) {
+        double low() {
+            return Arrays.stream(ratios).min().orElseThrow();
+        }
+
+        double high() {
+            return Arrays.stream(ratios).max().orElseThrow();
+        }
+
+        /** Half the width of the 95% confidence interval of the mean ratio (Student's t, rounds - 1 degrees of freedom). */
+        double halfInterval() {
+            int n = ratios.length;
+            double mean = Arrays.stream(ratios).average().orElseThrow();
+            double variance = Arrays.stream(ratios).map(r -> (r - mean) * (r - mean)).sum() / (n - 1);
+            double[] t = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228};
+            return (n - 2 < t.length ? t[n - 2] : 1.96) * Math.sqrt(variance / n);
+        }
+
+        double mean() {
+            return Arrays.stream(ratios).average().orElseThrow();
+        }
+    }
+
+    private List<Interleaved> interleave(String nativeBench) throws Exception {
+        List<Interleaved> out = new ArrayList<>();
+        ProcessBuilder builder = new ProcessBuilder(nativeBench, "serve");
+        // Its rpath names the host's path to the bundled libzmq, which the root mounts elsewhere: point the loader at it.
+        String rid = System.getProperty("os.arch").equals("aarch64") ? "linux-arm64" : "linux-x64";
+        Path libDir = Path.of(nativeBench).toAbsolutePath().getParent().resolve(rid);
+        builder.environment().put("LD_LIBRARY_PATH", libDir.toString());
+        builder.redirectError(ProcessBuilder.Redirect.INHERIT);
+        Process process = builder.start();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
+             PrintWriter cmd = new PrintWriter(process.getOutputStream(), true, StandardCharsets.US_ASCII);
+             ZContext jctx = new ZContext()) {
+            String ready = in.readLine();
+            if (!"ready".equals(ready)) {
+                throw new IllegalStateException("the native baseline did not start (said " + ready + ")");
+            }
+            JeroPair jero = new JeroPair(jctx);
+            for (int size : SIZES) {
+                byte[] payload = new byte[size];
+                try (RouterPair pair = new RouterPair();
+                     Harness.Sender sender = new Harness.Sender(() -> sendReused(pair.sender, payload))) {
+                    byte[] id = new byte[16];
+                    byte[] buffer = new byte[size];
+                    Runnable jvm = () -> {
+                        sender.start();
+                        for (int n = 0; n < MESSAGES; n++) {
+                            pair.receiver.recv(id);
+                            pair.receiver.recv(buffer);
+                        }
+                        sender.await();
+                    };
+                    Runnable jeromq = () -> jero.run(payload, buffer);
+                    for (int w = 0; w < warmups; w++) {
+                        nativeRun(cmd, in, size);
+                        jvm.run();
+                        jeromq.run();
+                    }
+                    long[] nat = new long[2 * rounds];
+                    long[] jv = new long[rounds];
+                    long[] jm = new long[rounds];
+                    double[] ratios = new double[rounds];
+                    for (int r = 0; r < rounds; r++) {
+                        nat[2 * r] = nativeRun(cmd, in, size);
+                        jv[r] = time(jvm);
+                        nat[2 * r + 1] = nativeRun(cmd, in, size);
+                        jm[r] = time(jeromq);
+                        // throughput ratio JVM/native against the two native runs around it
+                        ratios[r] = ((nat[2 * r] + nat[2 * r + 1]) / 2.0) / jv[r];
+                    }
+                    out.add(new Interleaved(size, nat, jv, jm, ratios));
+                    System.out.printf("interleaved %6d B: native %.2f ms, jvm %.2f ms, jeromq %.2f ms%n", size,
+                            median(nat) / 1e6, median(jv) / 1e6, median(jm) / 1e6);
+                }
+            }
+            cmd.println("quit");
+        } finally {
+            process.waitFor();
+        }
+        return out;
+    }
+
+    private static long nativeRun(PrintWriter cmd, BufferedReader in, int size) {
+        cmd.println("throughput " + size + " " + MESSAGES);
+        try {
+            String line = in.readLine();
+            if (line == null) {
+                throw new IllegalStateException("the native baseline exited");
+            }
+            return Long.parseLong(line.trim());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static long time(Runnable op) {
+        long start = System.nanoTime();
+        op.run();
+        return System.nanoTime() - start;
+    }
+
+    static double median(long[] values) {
+        long[] s = values.clone();
+        Arrays.sort(s);
+        int n = s.length;
+        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
+    }
+
+    /** JeroMQ's ROUTER pair running the same loop (sender on its own thread, reused buffers). */
+    static final class JeroPair {
+        private final ZMQ.Socket receiver;
+        private final ZMQ.Socket sender;
+        private final java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor();
+
+        JeroPair(ZContext ctx) {
+            receiver = ctx.createSocket(org.zeromq.SocketType.ROUTER);
+            sender = ctx.createSocket(org.zeromq.SocketType.ROUTER);
+            for (ZMQ.Socket s : new ZMQ.Socket[] {receiver, sender}) {
+                s.setSndHWM(0);
+                s.setRcvHWM(0);
+                s.setLinger(0);
+            }
+            receiver.setIdentity(RouterPair.RECEIVER_ID);
+            int port = receiver.bindToRandomPort("tcp://127.0.0.1");
+            sender.setRouterMandatory(true);
+            sender.connect("tcp://127.0.0.1:" + port);
+            // Until the handshake is done the receiver's id is unknown (EHOSTUNREACH, thrown by JeroMQ): retry.
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (true) {
+                try {
+                    if (sender.sendMore(RouterPair.RECEIVER_ID)) {
+                        break;
+                    }
+                } catch (org.zeromq.ZMQException e) {
+                    if (System.nanoTime() > deadline) {
+                        throw e;
+                    }
+                }
+                Thread.onSpinWait();
+            }
+            sender.send("hello");
+            receiver.recv();
+            receiver.recv();
+        }
+
+        void run(byte[] payload, byte[] buffer) {
+            var done = thread.submit(() -> {
+                for (int n = 0; n < MESSAGES; n++) {
+                    sender.sendMore(RouterPair.RECEIVER_ID);
+                    sender.send(payload, 0);
+                }
+            });
+            byte[] id = new byte[16];
+            for (int n = 0; n < MESSAGES; n++) {
+                receiver.recv(id, 0, id.length, 0);
+                receiver.recv(buffer, 0, buffer.length, 0);
+            }
+            try {
+                done.get();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    // ---- report
+
+    private void write(Path dir, List<Interleaved> interleaved, double[] critical, double[] ordinary, long seconds) throws IOException {
+        StringBuilder md = new StringBuilder();
+        String when = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
+        md.append("# Net.Zmq for the JVM: benchmark results\n\n");
+        md.append("Written by `./build.sh bench` (the JVM step: `jvm/build.sh bench`) on ").append(when).append(" in ").append(seconds)
+                .append(" s. ").append(Runtime.version()).append(" (").append(System.getProperty("java.vm.name")).append("), libzmq ")
+                .append(Context.version()).append(" (the bundled build), JeroMQ 0.6.0, ").append(Runtime.getRuntime().availableProcessors())
+                .append(" cores. ROUTER to ROUTER over tcp://127.0.0.1, HWM 0, ").append(MESSAGES)
+                .append(" two-frame messages (routing id + payload) per operation, the sender on its own platform thread.\n");
+        md.append("Harness: ").append(warmups).append(" warm-up and ").append(iterations)
+                .append(" measured operations per row, the rows of a table and size taking turns (one operation of each, then the next round) so that a change in the machine's load falls on all of them (no JMH: see jvm/README.md); allocation = bytes allocated by the sending and the receiving thread during the measured operations, per message.\n\n");
+
+        md.append("## Beside native C and JeroMQ (interleaved)\n\n");
+        md.append("Each round runs the native C baseline (`zmq_native_bench serve`, same libzmq), this binding (reused buffer), the native baseline again, then JeroMQ; ")
+                .append(rounds).append(" rounds per size after ").append(warmups).append(" warm-up rounds. Throughput ratio = native time / other time (1.00 = as fast as C; above 1 = faster). Per round, the JVM run is compared with the mean of the two native runs around it: the mean of those ratios with its 95% confidence interval (Student's t), and the lowest and highest.\n\n");
+        md.append("| Size | Native C msg/s | JVM msg/s | JVM / native (medians) | per round: mean ± 95% | min–max | JeroMQ msg/s | JeroMQ / native | JVM / JeroMQ |\n");
+        md.append("|-----:|---------------:|----------:|-----------------------:|----------------------:|--------:|-------------:|----------------:|-------------:|\n");
+        for (Interleaved i : interleaved) {
+            double nat = median(i.nativeNs());
+            double jv = median(i.jvmNs());
+            double jm = median(i.jeromqNs());
+            md.append(String.format("| %s | %s | %s | %.2f | %.2f ± %.2f | %.2f–%.2f | %s | %.2f | %.2f |%n", size(i.size()), rate(nat), rate(jv),
+                    nat / jv, i.mean(), i.halfInterval(), i.low(), i.high(), rate(jm), nat / jm, jm / jv));
+        }
+
+        for (String suite : new String[] {"memory", "receive"}) {
+            md.append(suite.equals("memory") ? "\n## Memory strategies\n\nBlocking receive per frame. ByteArray: a new array per message on both sides; ArrayPool: Netty's PooledByteBufAllocator heap buffers; Message: a new Message per message on both sides, the sender copying the payload in (a copying Message send); MessageZeroCopy: the payload already sits in native buffers of a pool, each sent without a copy in a new zero-copy Message whose free callback (one upcall stub for the process) returns the buffer to the pool; MessageZeroCopy (malloc+copy each): the seed's shape, native memory malloc'd and filled per message, freed by the callback; ReusedBuffer: one array per side; ReusedMessage: the receiver reuses one Message.\n\n"
+                    : "\n## Receive modes\n\nThe sender sends one reused buffer. PureBlocking: a blocking receive per frame; BlockingBatch: one blocking receive, then non-blocking ones until EAGAIN; NonBlocking: non-blocking receives, spinning on EAGAIN; Poller: zmq_poll, then non-blocking receives until EAGAIN.\n\n");
+            md.append("| Method | Size | Mean per op | Median per op | Min–max | msg/s | Ratio | Allocated / msg |\n");
+            md.append("|--------|-----:|------------:|--------------:|--------:|------:|------:|----------------:|\n");
+            for (int size : SIZES) {
+                Double baseline = null;
+                for (Row row : rows) {
+                    if (!row.suite().equals(suite) || row.size() != size) {
+                        continue;
+                    }
+                    Harness.Result r = row.result();
+                    double median = r.medianNanos();
+                    if (baseline == null) {
+                        baseline = median;
+                    }
+                    double mean = Arrays.stream(r.nanos()).average().orElseThrow();
+                    md.append(String.format("| %s | %s | %.2f ms | %.2f ms | %.2f–%.2f ms | %s | %.2f | %.1f B |%n", row.method(), size(size),
+                            mean / 1e6, median / 1e6, r.min() / 1e6, r.max() / 1e6, rate(median), median / baseline, r.allocatedPerMessage()));
+                }
+            }
+        }
+        md.append("\nRatio: median time relative to the first row of the same size (ByteArray, PureBlocking); below 1 is faster.\n");
+
+        md.append("\n## Zero-copy against a copying Message send\n\n| Size | Message | MessageZeroCopy | ZeroCopy / Message |\n|-----:|--------:|----------------:|-------------------:|\n");
+        for (int size : SIZES) {
+            double copy = find("memory", "Message", size);
+            double zero = find("memory", "MessageZeroCopy", size);
+            md.append(String.format("| %s | %.2f ms | %.2f ms | %.2f |%n", size(size), copy / 1e6, zero / 1e6, zero / copy));
+        }
+        md.append("\n## Targets\n\n");
+        for (Interleaved i : interleaved) {
+            if (i.size() == 64 || i.size() == 1024) {
+                double ratio = median(i.nativeNs()) / median(i.jvmNs());
+                md.append(String.format("- Reused buffer at %s: %.2f× native C (target ≥ 0.95): %s.%n", size(i.size()), ratio, ratio >= 0.95 ? "met" : "**not met**"));
+            }
+        }
+        double worstAlloc = rows.stream().filter(r -> r.method().startsWith("Reused") || r.suite().equals("receive"))
+                .mapToDouble(r -> r.result().allocatedPerMessage()).max().orElse(0);
+        md.append(String.format("- Allocation on the reused-buffer and reused-Message paths (and every receive mode): at most %.2f B per message (target 0): %s.%n",
+                worstAlloc, worstAlloc < 0.5 ? "met (below half a byte: JIT and harness noise)" : "**not met**"));
+        double zc64 = find("memory", "MessageZeroCopy", 64) / find("memory", "Message", 64);
+        double zc64k = find("memory", "MessageZeroCopy", 65536) / find("memory", "Message", 65536);
+        md.append(String.format("- Zero-copy at 64 B: %.2f× a copying Message send (target ≤ 1.2): %s; at 64 KB: %.2f× (target < 1): %s.%n",
+                zc64, zc64 <= 1.2 ? "met" : "**not met**", zc64k, zc64k < 1 ? "met" : "**not met**"));
+        for (Interleaved i : interleaved) {
+            md.append(String.format("- JeroMQ at %s: this binding is %.2f× JeroMQ's throughput.%n", size(i.size()), median(i.jeromqNs()) / median(i.jvmNs())));
+        }
+
+        md.append("\n## Critical downcalls\n\nA non-blocking receive and send that meet EAGAIN (the call and the binding around it, nothing queued), ")
+                .append("median of 7 runs of 2,000,000 calls: with the critical handles the binding uses while no zero-copy message exists, and in a child JVM ")
+                .append("started with `-Dnet.zmq.critical=false` (ordinary handles, a thread-state transition each way).\n\n");
+        md.append("| Call | Critical | Ordinary | Saved |\n|------|---------:|---------:|------:|\n");
+        md.append(String.format("| recv (DONT_WAIT, EAGAIN) | %.1f ns | %.1f ns | %.1f ns |%n", critical[0], ordinary[0], ordinary[0] - critical[0]));
+        md.append(String.format("| send (DONT_WAIT, EAGAIN) | %.1f ns | %.1f ns | %.1f ns |%n", critical[1], ordinary[1], ordinary[1] - critical[1]));
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("latest-jvm.md"), md.toString());
+        System.out.println("wrote " + dir.resolve("latest-jvm.md"));
+    }
+
+    private double find(String suite, String method, int size) {
+        return rows.stream().filter(r -> r.suite().equals(suite) && r.method().equals(method) && r.size() == size)
+                .findFirst().orElseThrow().result().medianNanos();
+    }
+
+    private static String rate(double nanosPerOp) {
+        double perSecond = MESSAGES / (nanosPerOp / 1e9);
+        return perSecond >= 1e6 ? String.format("%.2f M", perSecond / 1e6) : String.format("%.1f K", perSecond / 1e3);
+    }
+
+    private static String size(int bytes) {
+        return bytes >= 1024 ? (bytes / 1024) + " KB" : bytes + " B";
+    }
+}

@@ -1,0 +1,261 @@
+package net.zmq;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.ref.Cleaner;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import net.zmq.internal.LibZmq;
+import net.zmq.internal.Native;
+
+/**
+ * One frame in libzmq's own representation (a zmq_msg_t in native memory): received into without a copy into Java,
+ * sent without a copy out of it, reusable for any number of frames. Sending it hands its content to libzmq and
+ * leaves it empty. Close it; one that becomes unreachable unclosed is released by a Cleaner.
+ *
+ * <p>Use a message from one thread at a time.
+ */
+public final class Message implements AutoCloseable {
+    /** Runs when libzmq no longer needs a zero-copy message's data: on a libzmq I/O thread, or in the thread that
+     * closes, sends or re-receives into the message. It must be quick and must not throw (an exception is
+     * reported to the thread's uncaught-exception handler and otherwise ignored). */
+    @FunctionalInterface
+    public interface FreeCallback {
+        void free(MemorySegment data);
+    }
+
+    private final MemorySegment msg;
+    private final Cleaner.Cleanable cleanable;
+    private boolean closed;
+
+    /** Closes and frees the zmq_msg_t; the Cleaner's action (it must not refer to the Message). */
+    private record Release(long address) implements Runnable {
+        @Override
+        public void run() {
+            MemorySegment msg = MemorySegment.ofAddress(address).reinterpret(LibZmq.MSG_SIZE);
+            LibZmq.msgClose(msg);
+            Native.free(msg);
+        }
+    }
+
+    private Message(MemorySegment msg) {
+        this.msg = msg;
+        this.cleanable = Context.CLEANER.register(this, new Release(msg.address()));
+    }
+
+    private static MemorySegment allocate() {
+        return Native.malloc(LibZmq.MSG_SIZE);
+    }
+
+    /** An empty message, to receive into. */
+    public Message() {
+        this(initEmpty());
+    }
+
+    private static MemorySegment initEmpty() {
+        MemorySegment msg = allocate();
+        LibZmq.msgInit(msg);
+        return msg;
+    }
+
+    /**
+     * A message of size bytes (uninitialised content: fill {@link #data()}).
+     *
+     * @throws IllegalArgumentException size is negative
+     */
+    public Message(int size) {
+        this(initSized(size));
+    }
+
+    private static MemorySegment initSized(long size) {
+        if (size < 0) {
+            throw new IllegalArgumentException("a message's size must not be negative (got " + size + ")");
+        }
+        MemorySegment msg = allocate();
+        if (LibZmq.msgInitSize(msg, size) != 0) {
+            int errno = LibZmq.errno();
+            Native.free(msg);
+            throw new ZmqException(errno, "Creating a message of " + size + " bytes (zmq_msg_init_size)");
+        }
+        return msg;
+    }
+
+    /** A message holding a copy of data. */
+    public Message(byte[] data) {
+        this(initSized(data.length));
+        MemorySegment.copy(data, 0, data(), JAVA_BYTE, 0, data.length);
+    }
+
+    /** A message holding a copy of text in UTF-8. */
+    public Message(String text) {
+        this(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A zero-copy message over native memory: libzmq sends data in place and calls onFree once it no longer needs
+     * it (then the memory may be freed or reused). data must stay valid and unchanged until then.
+     *
+     * @throws IllegalArgumentException data is not native memory
+     */
+    public Message(MemorySegment data, FreeCallback onFree) {
+        this(initZeroCopy(data, onFree));
+    }
+
+    private static MemorySegment initZeroCopy(MemorySegment data, FreeCallback onFree) {
+        Objects.requireNonNull(onFree, "onFree");
+        if (!data.isNative()) {
+            throw new IllegalArgumentException("zero-copy needs native memory (e.g. Arena.allocate); heap memory can move");
+        }
+        MemorySegment msg = allocate();
+        int slot = ZeroCopy.register(onFree, data);
+        if (LibZmq.msgInitData(msg, data, data.byteSize(), ZeroCopy.FREE_FUNCTION, MemorySegment.ofAddress(slot)) != 0) {
+            int errno = LibZmq.errno();
+            ZeroCopy.unregister(slot);
+            Native.free(msg);
+            throw new ZmqException(errno, "Creating a zero-copy message (zmq_msg_init_data)");
+        }
+        return msg;
+    }
+
+    /** The zmq_msg_t, checked open. */
+    MemorySegment live() {
+        if (closed) {
+            throw new IllegalStateException("the message is closed; create a new one");
+        }
+        return msg;
+    }
+
+    /** The content as a segment over libzmq's memory, valid until the message is sent, received into or closed. */
+    public MemorySegment data() {
+        MemorySegment m = live();
+        return LibZmq.msgData(m).reinterpret(LibZmq.msgSize(m));
+    }
+
+    /** The content's size in bytes. */
+    public int size() {
+        return (int) LibZmq.msgSize(live());
+    }
+
+    /** Whether more frames of the same message follow this one (after a receive). */
+    public boolean more() {
+        return LibZmq.msgMore(live());
+    }
+
+    /** A copy of the content. */
+    public byte[] toByteArray() {
+        return bytesOf(live());
+    }
+
+    static byte[] bytesOf(MemorySegment msg) {
+        long size = LibZmq.msgSize(msg);
+        byte[] bytes = new byte[(int) size];
+        if (size > 0) {
+            MemorySegment.copy(LibZmq.EVERYTHING, JAVA_BYTE, LibZmq.msgDataAddress(msg), bytes, 0, (int) size);
+        }
+        return bytes;
+    }
+
+    /**
+     * Copies the content into dest (as much as fits).
+     *
+     * @return the content's full size (greater than dest.length when it did not fit)
+     */
+    public int copyTo(byte[] dest) {
+        MemorySegment m = live();
+        long size = LibZmq.msgSize(m);
+        int n = (int) Math.min(size, dest.length);
+        if (n > 0) {
+            MemorySegment.copy(LibZmq.EVERYTHING, JAVA_BYTE, LibZmq.msgDataAddress(m), dest, 0, n);
+        }
+        return (int) size;
+    }
+
+    /** The content as UTF-8 text. */
+    public String text() {
+        return new String(toByteArray(), StandardCharsets.UTF_8);
+    }
+
+    /** Releases the content and makes the message empty. */
+    public void rebuild() {
+        MemorySegment m = live();
+        LibZmq.msgClose(m);
+        LibZmq.msgInit(m);
+    }
+
+    /** Releases the content and gives the message size uninitialised bytes. */
+    public void rebuild(int size) {
+        MemorySegment m = live();
+        if (size < 0) {
+            throw new IllegalArgumentException("a message's size must not be negative (got " + size + ")");
+        }
+        LibZmq.msgClose(m);
+        if (LibZmq.msgInitSize(m, size) != 0) {
+            int errno = LibZmq.errno();
+            LibZmq.msgInit(m);
+            throw new ZmqException(errno, "Resizing a message to " + size + " bytes");
+        }
+    }
+
+    /** SERVER/CLIENT (draft): the routing id of the peer a received message came from, or 0. */
+    public int routingId() {
+        return LibZmq.msgRoutingId(live());
+    }
+
+    /** SERVER (draft): the peer to send this message to. */
+    public void setRoutingId(int routingId) {
+        if (LibZmq.msgSetRoutingId(live(), routingId) != 0) {
+            throw new ZmqException(LibZmq.errno(), "Setting routing id " + routingId + " (0 is not a valid id)");
+        }
+    }
+
+    /** RADIO/DISH (draft): the message's group, or "" when none. */
+    public String group() {
+        MemorySegment text = LibZmq.msgGroup(live());
+        return text.equals(MemorySegment.NULL) ? "" : text.reinterpret(256).getString(0);
+    }
+
+    /** RADIO (draft): the group to publish this message to (at most 255 bytes). */
+    public void setGroup(String group) {
+        MemorySegment m = live();
+        try (Arena arena = Arena.ofConfined()) {
+            if (LibZmq.msgSetGroup(m, arena.allocateFrom(group)) != 0) {
+                throw new ZmqException(LibZmq.errno(), "Setting group '" + group + "' (at most 255 bytes)");
+            }
+        }
+    }
+
+    /**
+     * A metadata property of a received message ("Socket-Type", "Routing-Id", "User-Id", "Peer-Address", or a
+     * ZAP-supplied one).
+     *
+     * @return the value, or null when the message has no such property
+     */
+    public String property(String name) {
+        MemorySegment m = live();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment value = LibZmq.msgGets(m, arena.allocateFrom(name));
+            return value.equals(MemorySegment.NULL) ? null : value.reinterpret(4096).getString(0);
+        }
+    }
+
+    /** Whether {@link #close()} was called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Releases the content (a zero-copy message's callback runs now unless libzmq still holds it) and the message. Idempotent. */
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            cleanable.clean();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return closed ? "Message[closed]" : "Message[" + size() + " bytes]";
+    }
+}

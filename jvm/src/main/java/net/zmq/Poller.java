@@ -1,0 +1,131 @@
+package net.zmq;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import net.zmq.internal.Errno;
+import net.zmq.internal.LibZmq;
+import net.zmq.internal.Native;
+
+/**
+ * Waits for any of several sockets to become readable or writable (zmq_poll). Add sockets once, then poll any number
+ * of times: the poll items live in native memory made once, so a poll allocates nothing. While a poll runs it holds
+ * each socket's claim, so another thread's call on one of them throws {@link IllegalStateException}. Use a poller
+ * from one thread at a time and close it.
+ */
+public final class Poller implements AutoCloseable {
+    /** Event bit: a frame can be received. */
+    public static final int READABLE = 1;
+    /** Event bit: a frame can be sent. */
+    public static final int WRITABLE = 2;
+
+    /** zmq_pollitem_t: socket pointer, fd (int on POSIX, SOCKET on Windows), events, revents. */
+    private static final boolean WINDOWS = System.getProperty("os.name").startsWith("Windows");
+    private static final long ITEM_SIZE = WINDOWS ? 24 : 16;
+    private static final long EVENTS_OFFSET = WINDOWS ? 16 : 12;
+
+    private final List<Socket> sockets = new ArrayList<>();
+    private MemorySegment items = Native.malloc(ITEM_SIZE * 4);
+    private boolean closed;
+
+    /** An empty poller. */
+    public Poller() {
+    }
+
+    /**
+     * Adds socket, watched for events (a mask of {@link #READABLE} and {@link #WRITABLE}).
+     *
+     * @return its index, for {@link #isReadable} and {@link #isWritable}
+     */
+    public int add(Socket socket, int events) {
+        ensureOpen();
+        if ((events & ~(READABLE | WRITABLE)) != 0 || events == 0) {
+            throw new IllegalArgumentException("events must be READABLE, WRITABLE or both (got " + events + ")");
+        }
+        int index = sockets.size();
+        if ((index + 1) * ITEM_SIZE > items.byteSize()) {
+            MemorySegment grown = Native.malloc(items.byteSize() * 2);
+            MemorySegment.copy(items, 0, grown, 0, items.byteSize());
+            Native.free(items);
+            items = grown;
+        }
+        MemorySegment item = items.asSlice(index * ITEM_SIZE, ITEM_SIZE);
+        item.fill((byte) 0);
+        item.set(ADDRESS, 0, socket.core.handle);
+        item.set(JAVA_SHORT, EVENTS_OFFSET, (short) events);
+        sockets.add(socket);
+        return index;
+    }
+
+    /** The number of sockets added. */
+    public int size() {
+        return sockets.size();
+    }
+
+    /**
+     * Waits until at least one socket is ready or the timeout passes (null: forever; zero: just look).
+     *
+     * @return how many sockets are ready (0 when the timeout passed)
+     * @throws ContextTerminatedException a socket's context was closed
+     */
+    public int poll(Duration timeout) {
+        ensureOpen();
+        long timeoutMs = timeout == null || timeout.isNegative() ? -1 : timeout.toMillis();
+        int count = sockets.size();
+        int claimed = 0;
+        try {
+            for (; claimed < count; claimed++) {
+                sockets.get(claimed).core.begin();
+            }
+            while (true) {
+                int rc = LibZmq.poll(items, count, timeoutMs);
+                if (rc >= 0) {
+                    return rc;
+                }
+                int errno = LibZmq.errno();
+                if (errno != Errno.EINTR) {
+                    throw Socket.error(errno, "Polling " + count + " sockets");
+                }
+            }
+        } finally {
+            for (int i = 0; i < claimed; i++) {
+                sockets.get(i).core.end();
+            }
+        }
+    }
+
+    /** Whether the socket at index was readable at the last poll. */
+    public boolean isReadable(int index) {
+        return (revents(index) & READABLE) != 0;
+    }
+
+    /** Whether the socket at index was writable at the last poll. */
+    public boolean isWritable(int index) {
+        return (revents(index) & WRITABLE) != 0;
+    }
+
+    private int revents(int index) {
+        ensureOpen();
+        java.util.Objects.checkIndex(index, sockets.size());
+        return items.get(JAVA_SHORT, index * ITEM_SIZE + EVENTS_OFFSET + 2);
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("the poller is closed");
+        }
+    }
+
+    /** Frees the poll items (the sockets stay open). Idempotent. */
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            Native.free(items);
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package net.zmq;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Steers a proxy started with {@link Proxy#runSteerable}: pause, resume, statistics and terminate. It owns a pair of
+ * inproc PAIR sockets, one given to the proxy, one it commands through. Use it from one thread at a time (commands
+ * go through one socket) and close it after the proxy returned.
+ */
+public final class ProxyController implements AutoCloseable {
+    private static final AtomicInteger NEXT = new AtomicInteger();
+    final Socket proxySide;
+    private final Socket commander;
+
+    /** Creates the control pair in context. */
+    public ProxyController(Context context) {
+        String endpoint = "inproc://net-zmq-proxy-control-" + NEXT.incrementAndGet();
+        proxySide = new Socket(context, SocketType.PAIR);
+        commander = new Socket(context, SocketType.PAIR);
+        proxySide.bind(endpoint);
+        commander.connect(endpoint);
+    }
+
+    /** Stops forwarding (messages queue up) until {@link #resume()}. */
+    public void pause() {
+        commander.send("PAUSE");
+    }
+
+    /** Forwards again. */
+    public void resume() {
+        commander.send("RESUME");
+    }
+
+    /** Makes the proxy return. */
+    public void terminate() {
+        commander.send("TERMINATE");
+    }
+
+    /** The proxy's counters (waits for its reply). */
+    public ProxyStatistics statistics() {
+        commander.send("STATISTICS");
+        MultipartMessage reply = commander.recvMultipart();
+        if (reply == null || reply.size() != 8) {
+            throw new IllegalStateException("the proxy's statistics reply had " + (reply == null ? 0 : reply.size()) + " frames, not 8");
+        }
+        long[] v = new long[8];
+        for (int i = 0; i < 8; i++) {
+            v[i] = ByteBuffer.wrap(reply.get(i)).order(ByteOrder.nativeOrder()).getLong();
+        }
+        return new ProxyStatistics(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+    }
+
+    /** Closes both control sockets. */
+    @Override
+    public void close() {
+        commander.close();
+        proxySide.close();
+    }
+}

@@ -1,0 +1,676 @@
+package net.zmq;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.ref.Cleaner;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.locks.LockSupport;
+import net.zmq.internal.Errno;
+import net.zmq.internal.LibZmq;
+import net.zmq.internal.Reactor;
+
+/**
+ * A libzmq socket. Use it from one thread at a time: a call made while another thread is inside a call on the same
+ * socket throws {@link IllegalStateException} (never a native crash). Sends return {@code false} and receives
+ * return -1, {@code false} or {@code null} when libzmq says "try again" (EAGAIN: {@link SendFlags#DONT_WAIT},
+ * {@link RecvFlags#DONT_WAIT} or an expired {@link SocketOption#RCVTIMEO}/{@link SocketOption#SNDTIMEO}); they never
+ * throw for it. Interrupted system calls (EINTR) are retried. A closed context makes calls throw
+ * {@link ContextTerminatedException}.
+ *
+ * <p>On a virtual thread, a blocking send or receive does not block in libzmq (which would pin the carrier thread):
+ * it parks until the socket's notification descriptor signals, then tries again.
+ *
+ * <p>Close it ({@code try}-with-resources); a socket that becomes unreachable unclosed is closed by a Cleaner.
+ */
+public final class Socket implements AutoCloseable {
+    private static final int ZMQ_DONTWAIT = 1;
+    private static final int POLLIN = 1;
+    private static final int POLLOUT = 2;
+
+    final SocketCore core;
+    private final Context context;
+    private final Cleaner.Cleanable cleanable;
+
+    /**
+     * Creates a socket of the given type in context.
+     *
+     * @throws IllegalStateException the context is closed
+     * @throws ZmqException          libzmq refused (too many sockets: EMFILE; a draft type without the draft API: EINVAL)
+     */
+    public Socket(Context context, SocketType type) {
+        context.ensureOpen();
+        MemorySegment handle = LibZmq.socket(context.handle, type.value);
+        if (handle.equals(MemorySegment.NULL)) {
+            int errno = LibZmq.errno();
+            if (errno == Errno.ETERM) {
+                throw new ContextTerminatedException("Creating a " + type + " socket (zmq_socket)");
+            }
+            throw new ZmqException(errno, "Creating a " + type + " socket (zmq_socket)"
+                    + (type.isDraft() ? "; draft socket types need a libzmq built with the draft API (the bundled one is)" : ""));
+        }
+        this.context = context;
+        this.core = new SocketCore(handle, type, context.sockets);
+        context.sockets.add(core);
+        cleanable = Context.CLEANER.register(this, core);
+        setOption(SocketOption.LINGER, Duration.ofMillis(context.defaultLingerMs));
+    }
+
+    /** This socket's type. */
+    public SocketType type() {
+        return core.type;
+    }
+
+    /** The context this socket belongs to. */
+    public Context context() {
+        return context;
+    }
+
+    /** Whether the socket is closed (by {@link #close()}, its context's close, or the Cleaner). */
+    public boolean isClosed() {
+        return core.isClosed();
+    }
+
+    /**
+     * Closes the socket: queued messages are sent for at most its {@link SocketOption#LINGER}. When another thread is
+     * inside a call, the socket is closed as that call returns. Idempotent.
+     */
+    @Override
+    public void close() {
+        core.requestClose();
+        cleanable.clean();
+    }
+
+    // ---- endpoints
+
+    /** Accepts connections on endpoint ("tcp://127.0.0.1:*", "inproc://name", …). @throws ZmqException on failure */
+    public void bind(String endpoint) {
+        endpointCall(0, "Binding", endpoint);
+    }
+
+    /** Connects to endpoint (in the background: the peer need not be up yet). @throws ZmqException on failure */
+    public void connect(String endpoint) {
+        endpointCall(1, "Connecting to", endpoint);
+    }
+
+    /** Stops accepting on endpoint (as {@link #lastEndpoint()} gave it for wildcard binds). */
+    public void unbind(String endpoint) {
+        endpointCall(2, "Unbinding", endpoint);
+    }
+
+    /** Disconnects from endpoint. */
+    public void disconnect(String endpoint) {
+        endpointCall(3, "Disconnecting from", endpoint);
+    }
+
+    /** DISH (draft): receives the messages RADIO sockets send to group. */
+    public void join(String group) {
+        endpointCall(4, "Joining group", group);
+    }
+
+    /** DISH (draft): stops receiving group. */
+    public void leave(String group) {
+        endpointCall(5, "Leaving group", group);
+    }
+
+    private void endpointCall(int which, String what, String text) {
+        Objects.requireNonNull(text, "endpoint");
+        SocketCore c = core;
+        c.begin();
+        try (Arena arena = Arena.ofConfined()) {
+            if (LibZmq.endpointCall(which, c.handle, arena.allocateFrom(text)) != 0) {
+                throw error(LibZmq.errno(), what + " " + text);
+            }
+        } finally {
+            c.end();
+        }
+    }
+
+    /** The endpoint last bound or connected, with the port a wildcard bind chose. */
+    public String lastEndpoint() {
+        return getOption(SocketOption.LAST_ENDPOINT);
+    }
+
+    /** SUB: receive messages starting with prefix (empty: everything). */
+    public void subscribe(String prefix) {
+        setOption(SocketOption.SUBSCRIBE, prefix.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** SUB: undo {@link #subscribe}. */
+    public void unsubscribe(String prefix) {
+        setOption(SocketOption.UNSUBSCRIBE, prefix.getBytes(StandardCharsets.UTF_8));
+    }
+
+    // ---- send
+
+    /** Sends data as one frame, waiting for room. @return true (false only when {@link SocketOption#SNDTIMEO} expired) */
+    public boolean send(byte[] data) {
+        return send(data, 0, data.length, SendFlags.NONE);
+    }
+
+    /** Sends data as one frame. @return false when the frame could not be queued now (EAGAIN) */
+    public boolean send(byte[] data, SendFlags flags) {
+        return send(data, 0, data.length, flags);
+    }
+
+    /** Sends data as a frame with more to follow. @return false on EAGAIN */
+    public boolean sendMore(byte[] data) {
+        return send(data, 0, data.length, SendFlags.SEND_MORE);
+    }
+
+    /** Sends text (UTF-8) as one frame. @return false on EAGAIN */
+    public boolean send(String text) {
+        return send(text.getBytes(StandardCharsets.UTF_8), SendFlags.NONE);
+    }
+
+    /** Sends text (UTF-8) as one frame. @return false on EAGAIN */
+    public boolean send(String text, SendFlags flags) {
+        return send(text.getBytes(StandardCharsets.UTF_8), flags);
+    }
+
+    /**
+     * Sends {@code data[offset, offset + length)} as one frame (libzmq copies it).
+     *
+     * @return false when the frame could not be queued now (EAGAIN)
+     * @throws IndexOutOfBoundsException the range is not inside data
+     * @throws ZmqException              libzmq refused (e.g. EFSM: a REQ socket sending twice without a reply)
+     */
+    public boolean send(byte[] data, int offset, int length, SendFlags flags) {
+        Objects.checkFromIndexSize(offset, length, data.length);
+        SocketCore c = core;
+        c.begin();
+        try {
+            // As zmq_send does it, but copying straight from the array: a frame of the size, filled, then sent.
+            MemorySegment msg = c.sendMessage();
+            if (LibZmq.msgInitSize(msg, length) != 0) {
+                throw new ZmqException(LibZmq.errno(), "Creating a frame of " + length + " bytes");
+            }
+            MemorySegment.copy(data, offset, LibZmq.EVERYTHING, JAVA_BYTE, LibZmq.msgDataAddress(msg), length);
+            boolean sent = false;
+            try {
+                sent = transfer(MSG_SEND, c, msg, 0, flags.value) >= 0;
+                return sent;
+            } finally {
+                if (!sent) {
+                    LibZmq.msgClose(msg); // refused: the frame is ours to release
+                }
+            }
+        } finally {
+            c.end();
+        }
+    }
+
+    /**
+     * Sends the bytes of a native memory segment as one frame (libzmq copies them).
+     *
+     * @return false on EAGAIN
+     * @throws IllegalArgumentException data is heap memory (send the array instead)
+     */
+    public boolean send(MemorySegment data, SendFlags flags) {
+        return claimedTransfer(SEND, requireNative(data, "send"), data.byteSize(), flags.value) >= 0;
+    }
+
+    /**
+     * Sends message; on success libzmq owns its content and the message is left empty (reusable).
+     *
+     * @return false when it could not be queued now (EAGAIN); the message keeps its content
+     */
+    public boolean send(Message message, SendFlags flags) {
+        return claimedTransfer(MSG_SEND, message.live(), 0, flags.value) >= 0;
+    }
+
+    /** Sends every frame of message (SEND_MORE on all but the last). @return false when the first frame met EAGAIN */
+    public boolean sendMultipart(MultipartMessage message) {
+        return sendMultipart(message, SendFlags.NONE);
+    }
+
+    /**
+     * Sends every frame of message. With {@link SendFlags#DONT_WAIT} only the first frame can meet EAGAIN (then
+     * nothing was sent and this returns false): libzmq queues the rest of a message once its first frame is queued.
+     *
+     * @throws IllegalArgumentException the message has no frame
+     */
+    public boolean sendMultipart(MultipartMessage message, SendFlags flags) {
+        int count = message.size();
+        if (count == 0) {
+            throw new IllegalArgumentException("a message needs at least one frame");
+        }
+        boolean dontWait = flags.dontWait();
+        for (int i = 0; i < count; i++) {
+            SendFlags f = i < count - 1 ? (dontWait ? SendFlags.DONT_WAIT_SEND_MORE : SendFlags.SEND_MORE)
+                    : (dontWait ? SendFlags.DONT_WAIT : SendFlags.NONE);
+            if (!send(message.get(i), f) ) {
+                if (i == 0) {
+                    return false;
+                }
+                throw new IllegalStateException("frame " + i + " of a multipart message met EAGAIN after the first was queued");
+            }
+        }
+        return true;
+    }
+
+    // ---- receive
+
+    /**
+     * Receives one frame into buffer, waiting for it.
+     *
+     * @return the frame's full size, which is greater than buffer.length when the frame was truncated to fit (the
+     *         rest is lost); -1 when {@link SocketOption#RCVTIMEO} expired
+     */
+    public int recv(byte[] buffer) {
+        return recv(buffer, 0, buffer.length, RecvFlags.NONE);
+    }
+
+    /** As {@link #recv(byte[])}; with {@link RecvFlags#DONT_WAIT} returns -1 at once when no frame is queued. */
+    public int recv(byte[] buffer, RecvFlags flags) {
+        return recv(buffer, 0, buffer.length, flags);
+    }
+
+    /**
+     * Receives one frame into {@code buffer[offset, offset + length)}.
+     *
+     * @return the frame's full size (greater than length when truncated: the first length bytes were kept), or -1
+     *         when no frame came (EAGAIN)
+     */
+    public int recv(byte[] buffer, int offset, int length, RecvFlags flags) {
+        Objects.checkFromIndexSize(offset, length, buffer.length);
+        SocketCore c = core;
+        c.begin();
+        try {
+            // As zmq_recv does it, but copying straight into the array: receive the frame, copy what fits.
+            MemorySegment msg = c.message();
+            int size = transfer(MSG_RECV, c, msg, 0, flags.value);
+            if (size > 0) {
+                MemorySegment.copy(LibZmq.EVERYTHING, JAVA_BYTE, LibZmq.msgDataAddress(msg), buffer, offset, Math.min(size, length));
+            }
+            return size;
+        } finally {
+            c.end();
+        }
+    }
+
+    /**
+     * Receives one frame into a native segment.
+     *
+     * @return the frame's full size (greater than buffer's size when truncated), or -1 (EAGAIN)
+     */
+    public int recv(MemorySegment buffer, RecvFlags flags) {
+        return claimedTransfer(RECV, requireNative(buffer, "recv"), buffer.byteSize(), flags.value);
+    }
+
+    /** Receives one frame as a new array, waiting for it. @return the frame, or null when RCVTIMEO expired */
+    public byte[] recvBytes() {
+        return recvBytes(RecvFlags.NONE);
+    }
+
+    /** Receives one frame as a new array. @return the frame, or null when none came (EAGAIN) */
+    public byte[] recvBytes(RecvFlags flags) {
+        SocketCore c = core;
+        c.begin();
+        try {
+            MemorySegment msg = c.message();
+            if (transfer(MSG_RECV, c, msg, 0, flags.value) < 0) {
+                return null;
+            }
+            return Message.bytesOf(msg);
+        } finally {
+            c.end();
+        }
+    }
+
+    /** Receives one frame as UTF-8 text, waiting for it. @return the text, or null when RCVTIMEO expired */
+    public String recvString() {
+        return recvString(RecvFlags.NONE);
+    }
+
+    /** Receives one frame as UTF-8 text. @return the text, or null (EAGAIN) */
+    public String recvString(RecvFlags flags) {
+        byte[] frame = recvBytes(flags);
+        return frame == null ? null : new String(frame, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Receives one frame into message (its previous content is released).
+     *
+     * @return false when no frame came (EAGAIN)
+     */
+    public boolean recv(Message message, RecvFlags flags) {
+        return claimedTransfer(MSG_RECV, message.live(), 0, flags.value) >= 0;
+    }
+
+    /** Whether the frame last received has more frames after it (ZMQ_RCVMORE). */
+    public boolean hasMore() {
+        return getOption(SocketOption.RCVMORE);
+    }
+
+    /** Receives every frame of the next message, waiting for it. @return the message, or null when RCVTIMEO expired */
+    public MultipartMessage recvMultipart() {
+        return recvMultipart(RecvFlags.NONE);
+    }
+
+    /**
+     * Receives every frame of the next message. {@link RecvFlags#DONT_WAIT} applies to the first frame; the rest of a
+     * message arrives with it.
+     *
+     * @return the message, or null when no message came (EAGAIN)
+     */
+    public MultipartMessage recvMultipart(RecvFlags flags) {
+        SocketCore c = core;
+        c.begin();
+        try {
+            MemorySegment msg = c.message();
+            if (transfer(MSG_RECV, c, msg, 0, flags.value) < 0) {
+                return null;
+            }
+            MultipartMessage result = new MultipartMessage();
+            result.add(Message.bytesOf(msg));
+            while (LibZmq.msgMore(msg)) {
+                if (transfer(MSG_RECV, c, msg, 0, 0) < 0) {
+                    throw new IllegalStateException("the rest of a multipart message did not arrive");
+                }
+                result.add(Message.bytesOf(msg));
+            }
+            return result;
+        } finally {
+            c.end();
+        }
+    }
+
+    private static final int SEND = 0;
+    private static final int RECV = 1;
+    private static final int MSG_SEND = 2;
+    private static final int MSG_RECV = 3;
+    private static final String[] WHAT = {"Sending", "Receiving", "Sending a message", "Receiving a message"};
+
+    /** {@link #transfer} inside a claim of its own. */
+    private int claimedTransfer(int kind, MemorySegment data, long size, int flags) {
+        SocketCore c = core;
+        c.begin();
+        try {
+            return transfer(kind, c, data, size, flags);
+        } finally {
+            c.end();
+        }
+    }
+
+    private static MemorySegment requireNative(MemorySegment segment, String call) {
+        if (!segment.isNative()) {
+            throw new IllegalArgumentException(call + "(MemorySegment) needs a native segment; use " + call + "(byte[]) for arrays");
+        }
+        return segment;
+    }
+
+    /** One libzmq call of the given kind: zmq_send, zmq_recv (data, size) or zmq_msg_send, zmq_msg_recv (data = the zmq_msg_t). */
+    private static int call(int kind, SocketCore c, MemorySegment data, long size, int flags, boolean critical) {
+        return switch (kind) {
+            case SEND -> critical ? LibZmq.sendCritical(c.handle, data, size, flags) : LibZmq.send(c.handle, data, size, flags);
+            case RECV -> critical ? LibZmq.recvCritical(c.handle, data, size, flags) : LibZmq.recv(c.handle, data, size, flags);
+            case MSG_SEND -> critical ? LibZmq.msgSendCritical(data, c.handle, flags) : LibZmq.msgSend(data, c.handle, flags);
+            default -> critical ? LibZmq.msgRecvCritical(data, c.handle, flags) : LibZmq.msgRecv(data, c.handle, flags);
+        };
+    }
+
+    /**
+     * Runs one send or receive of the given kind to its end, with the claim held: returns libzmq's result (the size),
+     * or -1 for EAGAIN; retries EINTR; throws for anything else. While no zero-copy message exists, a send, and a
+     * receive the caller asked not to wait for, is first tried critical and non-blocking (no thread-state
+     * transition): a send almost always succeeds at once. A blocking receive is not tried that way: when nothing is
+     * queued a non-blocking zmq_recv polls libzmq's mailbox descriptor (a system call), which a receiver that keeps up
+     * with its sender would pay on almost every frame. On a virtual thread a blocking call never blocks in libzmq: it
+     * tries non-blocking and parks until the socket's descriptor signals.
+     */
+    private int transfer(int kind, SocketCore c, MemorySegment data, long size, int flags) {
+        boolean dontWait = (flags & ZMQ_DONTWAIT) != 0;
+        boolean sending = kind == SEND || kind == MSG_SEND;
+        if ((sending || dontWait) && LibZmq.criticalSendRecv()) {
+            int rc = call(kind, c, data, size, flags | ZMQ_DONTWAIT, true);
+            if (rc >= 0) {
+                return rc;
+            }
+            int errno = LibZmq.errno();
+            if (errno == Errno.EAGAIN && dontWait) {
+                return -1;
+            }
+            if (errno != Errno.EAGAIN && errno != Errno.EINTR) {
+                throw error(errno, WHAT[kind]);
+            }
+        }
+        if (!dontWait && Thread.currentThread().isVirtual() && Reactor.available()) {
+            while (true) {
+                int rc = call(kind, c, data, size, flags | ZMQ_DONTWAIT, false);
+                if (rc >= 0) {
+                    return rc;
+                }
+                if (!failedAgain(c, LibZmq.errno(), WHAT[kind], sending ? POLLOUT : POLLIN,
+                        sending ? c.sendTimeoutMs : c.receiveTimeoutMs)) {
+                    return -1;
+                }
+            }
+        }
+        while (true) {
+            int rc = call(kind, c, data, size, flags, false);
+            if (rc >= 0) {
+                return rc;
+            }
+            int errno = LibZmq.errno();
+            if (errno == Errno.EAGAIN) {
+                return -1;
+            }
+            if (errno != Errno.EINTR) {
+                throw error(errno, WHAT[kind]);
+            }
+        }
+    }
+
+    // ---- waiting on a virtual thread
+
+    /**
+     * After a non-blocking attempt made for a blocking call on a virtual thread failed with errno: throws unless it
+     * is EAGAIN or EINTR; for EAGAIN parks until the socket can do what it waits for (or the timeout passes: then
+     * returns false so the call reports EAGAIN). Returns true to try again.
+     */
+    private boolean failedAgain(SocketCore c, int errno, String what, int event, int timeoutMs) {
+        if (errno == Errno.EINTR) {
+            return true;
+        }
+        if (errno != Errno.EAGAIN) {
+            throw error(errno, what);
+        }
+        if (timeoutMs == 0) {
+            return false;
+        }
+        if (c.notificationFd < 0) {
+            c.notificationFd = getIntOption(c, SocketOption.FD);
+            Reactor.register(c.notificationFd, () -> {
+                Thread waiter = c.waiter;
+                if (waiter != null) {
+                    LockSupport.unpark(waiter);
+                }
+            });
+        }
+        long deadline = timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0;
+        boolean interrupted = false;
+        c.waiter = Thread.currentThread();
+        try {
+            while ((getIntOption(c, SocketOption.EVENTS) & event) == 0) {
+                if (timeoutMs > 0) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        return false;
+                    }
+                    LockSupport.parkNanos(this, left);
+                } else {
+                    LockSupport.park(this);
+                }
+                // A blocking libzmq call is not interruptible; nor is this wait. Keep the status for the caller.
+                interrupted |= Thread.interrupted();
+            }
+            return true;
+        } finally {
+            c.waiter = null;
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    // ---- options
+
+    /**
+     * Sets an option.
+     *
+     * @throws UnsupportedOperationException the option is read-only
+     * @throws IllegalArgumentException      the value is out of range
+     * @throws ZmqException                  libzmq refused the value (EINVAL: wrong for this socket type or size)
+     */
+    public <T> void setOption(SocketOption<T> option, T value) {
+        if (!option.writable) {
+            throw new UnsupportedOperationException(option.name + " is read-only");
+        }
+        SocketCore c = core;
+        c.begin();
+        try {
+            MemorySegment buffer = c.optionBuffer.asSlice(8);
+            long size;
+            switch (option.kind) {
+                case INT -> {
+                    buffer.set(JAVA_INT, 0, (Integer) value);
+                    size = 4;
+                }
+                case BOOL -> {
+                    buffer.set(JAVA_INT, 0, ((Boolean) value) ? 1 : 0);
+                    size = 4;
+                }
+                case LONG -> {
+                    buffer.set(JAVA_LONG, 0, (Long) value);
+                    size = 8;
+                }
+                case DURATION -> {
+                    Duration d = (Duration) value;
+                    long ms = d == null || d.isNegative() ? -1 : d.toMillis();
+                    if (ms > Integer.MAX_VALUE) {
+                        throw new IllegalArgumentException(option.name + " must be at most " + Integer.MAX_VALUE + " ms (got " + d + ")");
+                    }
+                    buffer.set(JAVA_INT, 0, (int) ms);
+                    size = 4;
+                    if (option == SocketOption.RCVTIMEO) {
+                        c.receiveTimeoutMs = (int) ms;
+                    } else if (option == SocketOption.SNDTIMEO) {
+                        c.sendTimeoutMs = (int) ms;
+                    }
+                }
+                case BYTES, STRING -> {
+                    byte[] bytes = option.kind == SocketOption.Kind.STRING
+                            ? ((String) value).getBytes(StandardCharsets.UTF_8) : (byte[]) value;
+                    if (bytes.length > 255) {
+                        throw new IllegalArgumentException(option.name + " takes at most 255 bytes (got " + bytes.length + ")");
+                    }
+                    MemorySegment.copy(bytes, 0, buffer, JAVA_BYTE, 0, bytes.length);
+                    size = bytes.length;
+                }
+                default -> throw new AssertionError(option.kind);
+            }
+            if (LibZmq.setsockopt(c.handle, option.id, buffer, size) != 0) {
+                throw error(LibZmq.errno(), "Setting " + option.name + " on a " + c.type + " socket");
+            }
+        } finally {
+            c.end();
+        }
+    }
+
+    /**
+     * Reads an option.
+     *
+     * @throws UnsupportedOperationException the option is write-only
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T getOption(SocketOption<T> option) {
+        if (!option.readable) {
+            throw new UnsupportedOperationException(option.name + " is write-only");
+        }
+        SocketCore c = core;
+        c.begin();
+        try {
+            MemorySegment sizeCell = c.optionBuffer.asSlice(0, 8);
+            MemorySegment buffer = c.optionBuffer.asSlice(8);
+            long capacity = switch (option.kind) {
+                case INT, BOOL, DURATION -> 4;
+                case LONG -> 8;
+                case BYTES, STRING -> 256;
+            };
+            sizeCell.set(JAVA_LONG, 0, capacity);
+            if (LibZmq.getsockopt(c.handle, option.id, buffer, sizeCell) != 0) {
+                throw error(LibZmq.errno(), "Reading " + option.name + " of a " + c.type + " socket");
+            }
+            int size = (int) sizeCell.get(JAVA_LONG, 0);
+            return (T) switch (option.kind) {
+                case INT -> buffer.get(JAVA_INT, 0);
+                case BOOL -> buffer.get(JAVA_INT, 0) != 0;
+                case LONG -> buffer.get(JAVA_LONG, 0);
+                case DURATION -> {
+                    int ms = buffer.get(JAVA_INT, 0);
+                    yield ms < 0 ? null : Duration.ofMillis(ms);
+                }
+                case BYTES -> buffer.asSlice(0, size).toArray(JAVA_BYTE);
+                case STRING -> new String(buffer.asSlice(0, Math.max(0, size - 1)).toArray(JAVA_BYTE), StandardCharsets.UTF_8);
+            };
+        } finally {
+            c.end();
+        }
+    }
+
+    /** An int option read with the claim already held (the virtual-thread wait). */
+    private static int getIntOption(SocketCore c, SocketOption<Integer> option) {
+        MemorySegment sizeCell = c.optionBuffer;
+        sizeCell.set(JAVA_LONG, 0, 4);
+        if (LibZmq.getsockopt(c.handle, option.id, c.optionBuffer.asSlice(8), sizeCell) != 0) {
+            throw error(LibZmq.errno(), "Reading " + option.name);
+        }
+        return c.optionBuffer.get(JAVA_INT, 8);
+    }
+
+    // ---- monitoring
+
+    /**
+     * Publishes this socket's events on a PAIR endpoint (inproc://…); {@link SocketMonitor} does this for you.
+     *
+     * @param events a mask of {@link SocketEvent} bits; 0 stops monitoring (endpoint null)
+     */
+    public void monitor(String endpoint, int events) {
+        SocketCore c = core;
+        c.begin();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment text = endpoint == null ? MemorySegment.NULL : arena.allocateFrom(endpoint);
+            if (LibZmq.socketMonitor(c.handle, text, events) != 0) {
+                throw error(LibZmq.errno(), "Monitoring on " + endpoint);
+            }
+        } finally {
+            c.end();
+        }
+    }
+
+    // ---- errors
+
+    static ZmqException error(int errno, String what) {
+        if (errno == Errno.ETERM) {
+            return new ContextTerminatedException(what + ": the context was closed; close this socket");
+        }
+        if (errno == Errno.EFSM) {
+            return new ZmqException(errno, what + " out of turn (a REQ must alternate send and receive, a REP receive and send)");
+        }
+        if (errno == Errno.EHOSTUNREACH) {
+            return new ZmqException(errno, what + " to an unknown or disconnected peer (ROUTER_MANDATORY)");
+        }
+        return new ZmqException(errno, what);
+    }
+
+    @Override
+    public String toString() {
+        return "Socket[" + core.type + (isClosed() ? ", closed]" : "]");
+    }
+}

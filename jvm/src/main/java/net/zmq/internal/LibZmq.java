@@ -1,0 +1,511 @@
+package net.zmq.internal;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * libzmq's functions as downcall handles, each created once (static final, so the JIT inlines the call).
+ * Handles marked "critical" skip the thread-state transition: they are used only for calls that are short, never
+ * block and can never call back into Java (libzmq calls the zero-copy free callback only from closing, sending or
+ * receiving a message, never from these), plus non-blocking zmq_send/zmq_recv while no zero-copy message exists
+ * ({@link #criticalSendRecv()}). Every method rethrows a handle's Throwable unchecked: a downcall throws
+ * only what the JVM itself throws (errors), never a checked exception.
+ */
+public final class LibZmq {
+    private LibZmq() {
+    }
+
+    static final Linker LINKER = Linker.nativeLinker();
+    static final SymbolLookup LIB = NativeLoader.load();
+    static final Linker.Option CRITICAL = Linker.Option.critical(false);
+
+    static MethodHandle handle(String name, FunctionDescriptor descriptor, Linker.Option... options) {
+        MemorySegment symbol = LIB.find(name).orElseThrow(() -> new UnsatisfiedLinkError(
+                "libzmq (" + NativeLoader.loadedFrom + ") has no function " + name + "; it is too old (4.3 needed)"));
+        return LINKER.downcallHandle(symbol, descriptor, options);
+    }
+
+    /** A handle for a function that older or non-draft builds of libzmq lack; null when absent. */
+    static MethodHandle optional(String name, FunctionDescriptor descriptor, Linker.Option... options) {
+        return LIB.find(name).map(symbol -> LINKER.downcallHandle(symbol, descriptor, options)).orElse(null);
+    }
+
+    static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            throw r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        throw new IllegalStateException("unexpected exception from a native call", t);
+    }
+
+    // ---- errors and version
+    private static final MethodHandle ERRNO = handle("zmq_errno", FunctionDescriptor.of(JAVA_INT), CRITICAL);
+    private static final MethodHandle STRERROR = handle("zmq_strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT), CRITICAL);
+    private static final MethodHandle VERSION = handle("zmq_version", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle HAS = handle("zmq_has", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+
+    public static int errno() {
+        try {
+            return (int) ERRNO.invokeExact();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static String strerror(int errno) {
+        try {
+            MemorySegment text = (MemorySegment) STRERROR.invokeExact(errno);
+            return text.reinterpret(Integer.MAX_VALUE).getString(0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static void version(MemorySegment major, MemorySegment minor, MemorySegment patch) {
+        try {
+            VERSION.invokeExact(major, minor, patch);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static boolean has(MemorySegment capability) {
+        try {
+            return (int) HAS.invokeExact(capability) != 0;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    // ---- contexts
+    private static final MethodHandle CTX_NEW = handle("zmq_ctx_new", FunctionDescriptor.of(ADDRESS));
+    private static final MethodHandle CTX_TERM = handle("zmq_ctx_term", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle CTX_SHUTDOWN = handle("zmq_ctx_shutdown", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle CTX_SET = handle("zmq_ctx_set", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+    private static final MethodHandle CTX_GET = handle("zmq_ctx_get", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+
+    public static MemorySegment ctxNew() {
+        try {
+            return (MemorySegment) CTX_NEW.invokeExact();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int ctxTerm(MemorySegment ctx) {
+        try {
+            return (int) CTX_TERM.invokeExact(ctx);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int ctxShutdown(MemorySegment ctx) {
+        try {
+            return (int) CTX_SHUTDOWN.invokeExact(ctx);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int ctxSet(MemorySegment ctx, int option, int value) {
+        try {
+            return (int) CTX_SET.invokeExact(ctx, option, value);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int ctxGet(MemorySegment ctx, int option) {
+        try {
+            return (int) CTX_GET.invokeExact(ctx, option);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    // ---- sockets
+    private static final MethodHandle SOCKET = handle("zmq_socket", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT));
+    private static final MethodHandle CLOSE = handle("zmq_close", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle SETSOCKOPT = handle("zmq_setsockopt", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG), CRITICAL);
+    private static final MethodHandle GETSOCKOPT = handle("zmq_getsockopt", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS), CRITICAL);
+    private static final MethodHandle BIND = handle("zmq_bind", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle CONNECT = handle("zmq_connect", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle UNBIND = handle("zmq_unbind", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle DISCONNECT = handle("zmq_disconnect", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle MONITOR = handle("zmq_socket_monitor", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
+    private static final MethodHandle JOIN = optional("zmq_join", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle LEAVE = optional("zmq_leave", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    public static MemorySegment socket(MemorySegment ctx, int type) {
+        try {
+            return (MemorySegment) SOCKET.invokeExact(ctx, type);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int close(MemorySegment socket) {
+        try {
+            return (int) CLOSE.invokeExact(socket);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int setsockopt(MemorySegment socket, int option, MemorySegment value, long size) {
+        try {
+            return (int) SETSOCKOPT.invokeExact(socket, option, value, size);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int getsockopt(MemorySegment socket, int option, MemorySegment value, MemorySegment size) {
+        try {
+            return (int) GETSOCKOPT.invokeExact(socket, option, value, size);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** zmq_bind, zmq_connect, zmq_unbind, zmq_disconnect, zmq_join, zmq_leave: 0..5. */
+    public static int endpointCall(int which, MemorySegment socket, MemorySegment text) {
+        MethodHandle handle = switch (which) {
+            case 0 -> BIND;
+            case 1 -> CONNECT;
+            case 2 -> UNBIND;
+            case 3 -> DISCONNECT;
+            case 4 -> JOIN;
+            default -> LEAVE;
+        };
+        if (handle == null) {
+            throw new UnsupportedOperationException("this libzmq (" + NativeLoader.loadedFrom
+                    + ") was built without the draft API (zmq_join/zmq_leave); use the bundled libzmq");
+        }
+        try {
+            return (int) handle.invokeExact(socket, text);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int socketMonitor(MemorySegment socket, MemorySegment endpoint, int events) {
+        try {
+            return (int) MONITOR.invokeExact(socket, endpoint, events);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    // ---- send and receive
+    private static final MethodHandle SEND = handle("zmq_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle RECV = handle("zmq_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle SEND_CRITICAL = handle("zmq_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT), CRITICAL);
+    private static final MethodHandle RECV_CRITICAL = handle("zmq_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT), CRITICAL);
+
+    /** -Dnet.zmq.critical=false turns the critical send and receive attempts off (to measure what they save). */
+    private static final boolean CRITICAL_SEND_RECV = !"false".equals(System.getProperty("net.zmq.critical"));
+    /**
+     * Whether no zero-copy message has been made in this process. A non-blocking zmq_send or zmq_recv is short, but it
+     * may close messages (a dropped frame, a pipe torn down by a command it processes), and closing a zero-copy message
+     * calls its free callback, an upcall a critical call must never make: from the first zero-copy message on, they
+     * go through the ordinary handles.
+     */
+    private static volatile boolean noZeroCopyYet = true;
+
+    /** Called before the first zero-copy message is created. */
+    public static void zeroCopyInUse() {
+        noZeroCopyYet = false;
+    }
+
+    /** Whether {@link #sendCritical} and {@link #recvCritical} may be used (always with ZMQ_DONTWAIT). */
+    public static boolean criticalSendRecv() {
+        return CRITICAL_SEND_RECV && noZeroCopyYet;
+    }
+
+    public static int sendCritical(MemorySegment socket, MemorySegment buffer, long size, int flags) {
+        try {
+            return (int) SEND_CRITICAL.invokeExact(socket, buffer, size, flags);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int recvCritical(MemorySegment socket, MemorySegment buffer, long size, int flags) {
+        try {
+            return (int) RECV_CRITICAL.invokeExact(socket, buffer, size, flags);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    private static final MethodHandle MSG_SEND_CRITICAL = handle("zmq_msg_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CRITICAL);
+    private static final MethodHandle MSG_RECV_CRITICAL = handle("zmq_msg_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CRITICAL);
+
+    public static int msgSendCritical(MemorySegment msg, MemorySegment socket, int flags) {
+        try {
+            return (int) MSG_SEND_CRITICAL.invokeExact(msg, socket, flags);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int msgRecvCritical(MemorySegment msg, MemorySegment socket, int flags) {
+        try {
+            return (int) MSG_RECV_CRITICAL.invokeExact(msg, socket, flags);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    private static final MethodHandle MSG_SEND = handle("zmq_msg_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
+    private static final MethodHandle MSG_RECV = handle("zmq_msg_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
+
+    public static int send(MemorySegment socket, MemorySegment buffer, long size, int flags) {
+        try {
+            return (int) SEND.invokeExact(socket, buffer, size, flags);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int recv(MemorySegment socket, MemorySegment buffer, long size, int flags) {
+        try {
+            return (int) RECV.invokeExact(socket, buffer, size, flags);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int msgSend(MemorySegment msg, MemorySegment socket, int flags) {
+        try {
+            return (int) MSG_SEND.invokeExact(msg, socket, flags);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int msgRecv(MemorySegment msg, MemorySegment socket, int flags) {
+        try {
+            return (int) MSG_RECV.invokeExact(msg, socket, flags);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    // ---- messages
+    /** sizeof(zmq_msg_t). */
+    public static final long MSG_SIZE = 64;
+    private static final MethodHandle MSG_INIT = handle("zmq_msg_init", FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
+    private static final MethodHandle MSG_INIT_SIZE = handle("zmq_msg_init_size", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG), CRITICAL);
+    private static final MethodHandle MSG_INIT_DATA = handle("zmq_msg_init_data", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS), CRITICAL);
+    private static final MethodHandle MSG_CLOSE = handle("zmq_msg_close", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle MSG_DATA = handle("zmq_msg_data", FunctionDescriptor.of(ADDRESS, ADDRESS), CRITICAL);
+    /** zmq_msg_data as a plain address: no segment object per call (copy through {@link #EVERYTHING}). */
+    private static final MethodHandle MSG_DATA_ADDRESS = handle("zmq_msg_data", FunctionDescriptor.of(JAVA_LONG, ADDRESS), CRITICAL);
+    /** All of memory as one segment, to copy from or to an address without making a segment for it. */
+    public static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+    private static final MethodHandle MSG_SIZE_FN = handle("zmq_msg_size", FunctionDescriptor.of(JAVA_LONG, ADDRESS), CRITICAL);
+    private static final MethodHandle MSG_MORE = handle("zmq_msg_more", FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
+    private static final MethodHandle MSG_COPY = handle("zmq_msg_copy", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CRITICAL);
+    private static final MethodHandle MSG_GETS = handle("zmq_msg_gets", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle MSG_SET_ROUTING_ID = optional("zmq_msg_set_routing_id", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), CRITICAL);
+    private static final MethodHandle MSG_ROUTING_ID = optional("zmq_msg_routing_id", FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
+    private static final MethodHandle MSG_SET_GROUP = optional("zmq_msg_set_group", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CRITICAL);
+    private static final MethodHandle MSG_GROUP = optional("zmq_msg_group", FunctionDescriptor.of(ADDRESS, ADDRESS), CRITICAL);
+
+    public static int msgInit(MemorySegment msg) {
+        try {
+            return (int) MSG_INIT.invokeExact(msg);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int msgInitSize(MemorySegment msg, long size) {
+        try {
+            return (int) MSG_INIT_SIZE.invokeExact(msg, size);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int msgInitData(MemorySegment msg, MemorySegment data, long size, MemorySegment ffn, MemorySegment hint) {
+        try {
+            return (int) MSG_INIT_DATA.invokeExact(msg, data, size, ffn, hint);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int msgClose(MemorySegment msg) {
+        try {
+            return (int) MSG_CLOSE.invokeExact(msg);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static MemorySegment msgData(MemorySegment msg) {
+        try {
+            return (MemorySegment) MSG_DATA.invokeExact(msg);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static long msgDataAddress(MemorySegment msg) {
+        try {
+            return (long) MSG_DATA_ADDRESS.invokeExact(msg);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static long msgSize(MemorySegment msg) {
+        try {
+            return (long) MSG_SIZE_FN.invokeExact(msg);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static boolean msgMore(MemorySegment msg) {
+        try {
+            return (int) MSG_MORE.invokeExact(msg) != 0;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int msgCopy(MemorySegment dest, MemorySegment src) {
+        try {
+            return (int) MSG_COPY.invokeExact(dest, src);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static MemorySegment msgGets(MemorySegment msg, MemorySegment property) {
+        try {
+            return (MemorySegment) MSG_GETS.invokeExact(msg, property);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static MethodHandle draft(MethodHandle handle, String name) {
+        if (handle == null) {
+            throw new UnsupportedOperationException("this libzmq (" + NativeLoader.loadedFrom
+                    + ") was built without the draft API (" + name + "); use the bundled libzmq");
+        }
+        return handle;
+    }
+
+    public static int msgSetRoutingId(MemorySegment msg, int id) {
+        try {
+            return (int) draft(MSG_SET_ROUTING_ID, "zmq_msg_set_routing_id").invokeExact(msg, id);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int msgRoutingId(MemorySegment msg) {
+        try {
+            return (int) draft(MSG_ROUTING_ID, "zmq_msg_routing_id").invokeExact(msg);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int msgSetGroup(MemorySegment msg, MemorySegment group) {
+        try {
+            return (int) draft(MSG_SET_GROUP, "zmq_msg_set_group").invokeExact(msg, group);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static MemorySegment msgGroup(MemorySegment msg) {
+        try {
+            return (MemorySegment) draft(MSG_GROUP, "zmq_msg_group").invokeExact(msg);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static boolean hasDraftApi() {
+        return MSG_SET_ROUTING_ID != null && JOIN != null;
+    }
+
+    // ---- polling, proxies
+    private static final MethodHandle POLL = handle("zmq_poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG));
+    private static final MethodHandle PROXY = handle("zmq_proxy", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle PROXY_STEERABLE = handle("zmq_proxy_steerable", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+
+    public static int poll(MemorySegment items, int count, long timeoutMs) {
+        try {
+            return (int) POLL.invokeExact(items, count, timeoutMs);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int proxy(MemorySegment frontend, MemorySegment backend, MemorySegment capture, MemorySegment control) {
+        try {
+            return control.equals(MemorySegment.NULL)
+                    ? (int) PROXY.invokeExact(frontend, backend, capture)
+                    : (int) PROXY_STEERABLE.invokeExact(frontend, backend, capture, control);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    // ---- CURVE and Z85
+    private static final MethodHandle Z85_ENCODE = handle("zmq_z85_encode", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), CRITICAL);
+    private static final MethodHandle Z85_DECODE = handle("zmq_z85_decode", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS), CRITICAL);
+    private static final MethodHandle CURVE_KEYPAIR = handle("zmq_curve_keypair", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle CURVE_PUBLIC = handle("zmq_curve_public", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    public static boolean z85Encode(MemorySegment dest, MemorySegment data, long size) {
+        try {
+            return !((MemorySegment) Z85_ENCODE.invokeExact(dest, data, size)).equals(MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static boolean z85Decode(MemorySegment dest, MemorySegment text) {
+        try {
+            return !((MemorySegment) Z85_DECODE.invokeExact(dest, text)).equals(MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int curveKeypair(MemorySegment publicKey, MemorySegment secretKey) {
+        try {
+            return (int) CURVE_KEYPAIR.invokeExact(publicKey, secretKey);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int curvePublic(MemorySegment publicKey, MemorySegment secretKey) {
+        try {
+            return (int) CURVE_PUBLIC.invokeExact(publicKey, secretKey);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package net.zmq.internal;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.util.Arrays;
+
+/**
+ * Wakes virtual threads waiting for a socket: one platform thread blocks in epoll_wait on every registered ZMQ_FD
+ * (edge-triggered, as libzmq's notification descriptor is) and, when one signals, wakes the object registered for
+ * it, which unparks its waiting thread. A virtual thread thus waits parked, its carrier free for other work, instead
+ * of pinning the carrier inside a blocking libzmq call. Linux only (epoll); elsewhere {@link #available()} is false
+ * and virtual threads make the plain blocking call.
+ */
+public final class Reactor {
+    private Reactor() {
+    }
+
+    /** Something a signal on its descriptor wakes. */
+    public interface Wakeable {
+        void wake();
+    }
+
+    private static final boolean LINUX = System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT).contains("linux");
+    private static final int EPOLL_CTL_ADD = 1;
+    private static final int EPOLL_CTL_DEL = 2;
+    private static final int EPOLLIN = 1;
+    private static final int EPOLLET = 1 << 31;
+    /** struct epoll_event is packed (12 bytes) on x86-64 and 16 bytes, data at offset 8, elsewhere. */
+    private static final boolean PACKED = System.getProperty("os.arch").matches("amd64|x86_64");
+    private static final long EVENT_SIZE = PACKED ? 12 : 16;
+    private static final long DATA_OFFSET = PACKED ? 4 : 8;
+    private static final int BATCH = 256;
+
+    private static final class Holder {
+        static final MethodHandle CREATE = libc("epoll_create1", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+        static final MethodHandle CTL = libc("epoll_ctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
+        static final MethodHandle WAIT = libc("epoll_wait", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
+                Linker.Option.captureCallState("errno"));
+        static final long ERRNO_OFFSET = Linker.Option.captureStateLayout()
+                .byteOffset(java.lang.foreign.MemoryLayout.PathElement.groupElement("errno"));
+        static final int EPOLL_FD = create();
+        private static final Object LOCK = new Object();
+        /** Indexed by descriptor; replaced (copy on write) when it grows. */
+        static volatile Wakeable[] byFd = new Wakeable[1024];
+
+        static MethodHandle libc(String name, FunctionDescriptor descriptor, Linker.Option... options) {
+            return LibZmq.LINKER.downcallHandle(LibZmq.LINKER.defaultLookup().find(name).orElseThrow(), descriptor, options);
+        }
+
+        private static int create() {
+            int fd;
+            try {
+                fd = (int) CREATE.invokeExact(0x80000); // EPOLL_CLOEXEC
+            } catch (Throwable t) {
+                throw LibZmq.rethrow(t);
+            }
+            if (fd < 0) {
+                throw new IllegalStateException("epoll_create1 failed; virtual threads cannot wait for sockets");
+            }
+            Thread.ofPlatform().daemon().name("net-zmq-reactor").start(() -> loop(fd));
+            return fd;
+        }
+
+        static void put(int fd, Wakeable target) {
+            synchronized (LOCK) {
+                Wakeable[] table = byFd;
+                if (fd >= table.length) {
+                    table = Arrays.copyOf(table, Math.max(fd + 1, table.length * 2));
+                }
+                table[fd] = target;
+                byFd = table;
+            }
+        }
+
+        private static void loop(int epollFd) {
+            MemorySegment events = Native.malloc(EVENT_SIZE * BATCH);
+            MemorySegment state = Native.malloc(Linker.Option.captureStateLayout().byteSize());
+            while (true) {
+                int count;
+                try {
+                    count = (int) WAIT.invokeExact(state, epollFd, events, BATCH, -1);
+                } catch (Throwable t) {
+                    throw LibZmq.rethrow(t);
+                }
+                if (count < 0) {
+                    if (state.get(JAVA_INT, ERRNO_OFFSET) == Errno.EINTR) {
+                        continue;
+                    }
+                    throw new IllegalStateException("epoll_wait failed with errno " + state.get(JAVA_INT, ERRNO_OFFSET));
+                }
+                Wakeable[] table = byFd;
+                for (int i = 0; i < count; i++) {
+                    int fd = events.get(JAVA_INT, i * EVENT_SIZE + DATA_OFFSET);
+                    Wakeable target = fd < table.length ? table[fd] : null;
+                    if (target != null) {
+                        target.wake();
+                    }
+                }
+            }
+        }
+    }
+
+    /** Whether virtual threads can wait through the reactor on this platform. */
+    public static boolean available() {
+        return LINUX;
+    }
+
+    /** Watches fd (edge-triggered, readable) and wakes target when it signals. */
+    public static void register(int fd, Wakeable target) {
+        Holder.put(fd, target);
+        MemorySegment event = Native.malloc(16);
+        try {
+            event.set(JAVA_INT, 0, EPOLLIN | EPOLLET);
+            event.set(JAVA_INT, DATA_OFFSET, fd);
+            int rc = (int) Holder.CTL.invokeExact(Holder.EPOLL_FD, EPOLL_CTL_ADD, fd, event);
+            if (rc != 0) {
+                throw new IllegalStateException("epoll_ctl(ADD, " + fd + ") failed");
+            }
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        } finally {
+            Native.free(event);
+        }
+    }
+
+    /** Stops watching fd; called before the socket owning it is closed (the number may then be reused). */
+    public static void unregister(int fd) {
+        try {
+            int ignored = (int) Holder.CTL.invokeExact(Holder.EPOLL_FD, EPOLL_CTL_DEL, fd, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+        Holder.put(fd, null);
+    }
+}

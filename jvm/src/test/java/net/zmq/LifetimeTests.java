@@ -1,0 +1,137 @@
+package net.zmq;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import net.zmq.support.Zmq;
+import org.junit.jupiter.api.Test;
+
+/** Close, context termination, the Cleaner and concurrent-use detection. */
+class LifetimeTests {
+    @Test
+    void contextCloseUnblocksARecvWithContextTerminated() throws Exception {
+        Context context = new Context();
+        Socket pull = context.socket(SocketType.PULL);
+        pull.bind("inproc://blocked");
+        CountDownLatch entered = new CountDownLatch(1);
+        CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
+            entered.countDown();
+            try {
+                pull.recvBytes();
+                return null;
+            } catch (Throwable t) {
+                return t;
+            }
+        }, r -> Thread.ofPlatform().start(r));
+        assertTrue(entered.await(10, TimeUnit.SECONDS));
+        // The receiver may not be inside libzmq yet: closing the context makes the call fail either way.
+        long start = System.nanoTime();
+        context.close();
+        Throwable thrown = outcome.get(10, TimeUnit.SECONDS);
+        assertTrue(thrown instanceof ContextTerminatedException
+                || thrown instanceof IllegalStateException && thrown.getMessage().contains("closed"), String.valueOf(thrown));
+        assertTrue(System.nanoTime() - start < Context.TERMINATION_WAIT.toNanos());
+        assertTrue(pull.isClosed());
+    }
+
+    @Test
+    void contextCloseIsBoundedByLingerWithUnsentMessages() {
+        Context context = new Context();
+        Socket push = context.socket(SocketType.PUSH);
+        push.connect("tcp://127.0.0.1:1"); // nobody listens: the message can never leave
+        push.send("stuck", SendFlags.DONT_WAIT);
+        long start = System.nanoTime();
+        context.close();
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(ms < 5000, "close took " + ms + " ms; the default linger is 1 s");
+        assertTrue(push.isClosed());
+        assertThrows(IllegalStateException.class, () -> push.send("late"));
+        assertThrows(IllegalStateException.class, () -> context.socket(SocketType.PUSH));
+    }
+
+    @Test
+    void closeIsIdempotentAndUseAfterCloseSaysSo() {
+        try (Context context = new Context()) {
+            Socket s = context.socket(SocketType.PAIR);
+            s.close();
+            s.close();
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> s.bind("inproc://x"));
+            assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        }
+    }
+
+    @Test
+    void secondThreadDuringACallGetsIllegalStateNamingTheFix() throws Exception {
+        try (Context context = new Context(); Socket pull = context.socket(SocketType.PULL)) {
+            pull.bind("inproc://shared");
+            pull.setOption(SocketOption.RCVTIMEO, Zmq.WAIT);
+            Thread receiver = Thread.ofPlatform().start(pull::recvBytes);
+            // Wait (bounded) until the receiver is inside its call, then call from this thread.
+            long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
+            while (!pull.core.inCall() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertTrue(pull.core.inCall(), "the receiver never entered its call");
+            IllegalStateException seen = assertThrows(IllegalStateException.class, () -> pull.recvBytes(RecvFlags.DONT_WAIT));
+            assertTrue(seen.getMessage().contains("one thread at a time"), seen.getMessage());
+            assertThrows(IllegalStateException.class, () -> pull.setOption(SocketOption.LINGER, java.time.Duration.ZERO));
+            try (Socket push = context.socket(SocketType.PUSH)) {
+                push.connect("inproc://shared");
+                push.send("release");
+            }
+            receiver.join(Zmq.WAIT.toMillis());
+            assertEquals(Thread.State.TERMINATED, receiver.getState());
+        }
+    }
+
+    @Test
+    void cleanerClosesAnUnreachableSocket() throws Exception {
+        try (Context context = new Context()) {
+            openAndDrop(context);
+            long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
+            while (!context.sockets.isEmpty() && System.nanoTime() < deadline) {
+                System.gc();
+                Thread.sleep(10); // letting the Cleaner thread run; the loop ends on the observed state
+            }
+            assertEquals(0, context.sockets.size());
+        }
+    }
+
+    private static long openDescriptors() {
+        try (var fds = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/fd"))) {
+            return fds.count();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static void openAndDrop(Context context) {
+        Socket s = context.socket(SocketType.DEALER);
+        s.bind("inproc://dropped");
+    }
+
+    @Test
+    void manySocketsOpenAndCloseWithoutLeaks() throws Exception {
+        // libzmq frees a closed socket's slot and descriptor when its reaper thread gets to it: room for all 2,000 at
+        // once keeps a slow reaper (a loaded machine) from making zmq_socket fail with EMFILE (no free slot).
+        try (Context context = new Context(1, 4096)) {
+            long before = openDescriptors();
+            for (int i = 0; i < 2000; i++) {
+                try (Socket s = context.socket(SocketType.DEALER)) {
+                    s.setOption(SocketOption.LINGER, Duration.ZERO);
+                }
+            }
+            assertEquals(0, context.sockets.size());
+            long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
+            while (openDescriptors() > before + 10 && System.nanoTime() < deadline) {
+                Thread.sleep(10); // polling an observable state (the reaper's progress), bounded by the deadline
+            }
+            assertTrue(openDescriptors() <= before + 10, openDescriptors() + " descriptors open, " + before + " before");
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package net.zmq;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Options round-trip with their Java types; bad values fail clearly. */
+class OptionTests {
+    private final Context context = new Context();
+
+    @AfterEach
+    void close() {
+        context.close();
+    }
+
+    @Test
+    void typedOptionsRoundTrip() {
+        try (Socket s = context.socket(SocketType.DEALER)) {
+            s.setOption(SocketOption.SNDHWM, 1234);
+            assertEquals(1234, s.getOption(SocketOption.SNDHWM));
+            s.setOption(SocketOption.RCVTIMEO, Duration.ofMillis(250));
+            assertEquals(Duration.ofMillis(250), s.getOption(SocketOption.RCVTIMEO));
+            s.setOption(SocketOption.RCVTIMEO, null);
+            assertNull(s.getOption(SocketOption.RCVTIMEO));
+            s.setOption(SocketOption.ROUTING_ID, new byte[] {1, 2, 3});
+            assertArrayEquals(new byte[] {1, 2, 3}, s.getOption(SocketOption.ROUTING_ID));
+            s.setOption(SocketOption.IMMEDIATE, true);
+            assertTrue(s.getOption(SocketOption.IMMEDIATE));
+            s.setOption(SocketOption.MAXMSGSIZE, 1L << 33);
+            assertEquals(1L << 33, s.getOption(SocketOption.MAXMSGSIZE));
+            s.setOption(SocketOption.ZAP_DOMAIN, "global");
+            assertEquals("global", s.getOption(SocketOption.ZAP_DOMAIN));
+            assertEquals(SocketType.DEALER.value(), s.getOption(SocketOption.TYPE));
+            assertFalse(s.getOption(SocketOption.RCVMORE));
+        }
+    }
+
+    @Test
+    void socketsStartWithTheContextsDefaultLinger() {
+        try (Socket s = context.socket(SocketType.PUSH)) {
+            assertEquals(Duration.ofSeconds(1), s.getOption(SocketOption.LINGER));
+        }
+        context.setDefaultLinger(Duration.ZERO);
+        try (Socket s = context.socket(SocketType.PUSH)) {
+            assertEquals(Duration.ZERO, s.getOption(SocketOption.LINGER));
+        }
+    }
+
+    @Test
+    void badValuesFailWithClearMessages() {
+        try (Socket s = context.socket(SocketType.DEALER)) {
+            assertThrows(UnsupportedOperationException.class, () -> s.setOption(SocketOption.RCVMORE, true));
+            assertThrows(UnsupportedOperationException.class, () -> s.getOption(SocketOption.SUBSCRIBE));
+            assertThrows(IllegalArgumentException.class, () -> s.setOption(SocketOption.ROUTING_ID, new byte[256]));
+            ZmqException e = assertThrows(ZmqException.class, () -> s.setOption(SocketOption.CURVE_SERVERKEY, new byte[5]));
+            assertTrue(e.getMessage().contains("CURVE_SERVERKEY"), e.getMessage());
+            ZmqException bind = assertThrows(ZmqException.class, () -> s.bind("nonsense://x"));
+            assertTrue(bind.getMessage().contains("nonsense://x"), bind.getMessage());
+        }
+    }
+
+    @Test
+    void reqOutOfTurnSaysWhy() {
+        try (Socket req = context.socket(SocketType.REQ)) {
+            req.connect("inproc://nobody-yet");
+            req.send("one", SendFlags.DONT_WAIT);
+            ZmqException e = assertThrows(ZmqException.class, () -> req.send("two", SendFlags.DONT_WAIT));
+            assertTrue(e.getMessage().contains("out of turn"), e.getMessage());
+        }
+    }
+}
