@@ -87,7 +87,8 @@ internal sealed class ZapHandler
     /// <summary>
     /// Stops <paramref name="authenticator"/>'s policies from answering: from now on every request is refused. Waits
     /// up to <paramref name="timeout"/> for a request it is answering to finish (its Decided handlers to return);
-    /// false when they did not in time.
+    /// false when they did not in time. Called from a Decided handler (the handler's own thread) it does not wait: that
+    /// request's reply is sent already, and the thread would wait for itself.
     /// </summary>
     internal bool Detach(ZapAuthenticator authenticator, TimeSpan timeout)
     {
@@ -99,7 +100,7 @@ internal sealed class ZapHandler
                 _current = null;
             }
 
-            while (_answering == authenticator && !_stopped)
+            while (_answering == authenticator && !_stopped && Thread.CurrentThread != _thread)
             {
                 long remaining = deadline - Environment.TickCount64;
                 if (remaining <= 0 || !Monitor.Wait(_gate, (int)remaining))
