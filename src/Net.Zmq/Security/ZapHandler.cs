@@ -117,6 +117,7 @@ internal sealed class ZapHandler
     {
         using var request = new MultipartMessage();
         using var reply = new MultipartMessage();
+        bool contextEnded = false;
         try
         {
             while (true)
@@ -128,6 +129,7 @@ internal sealed class ZapHandler
         catch (ContextTerminatedException)
         {
             // The context is shutting down: the endpoint goes with it.
+            contextEnded = true;
         }
 #pragma warning disable CA1031 // Nothing may end this thread but the context: an unbound ZAP endpoint admits peers.
         catch (Exception ex)
@@ -143,7 +145,13 @@ internal sealed class ZapHandler
                 Monitor.PulseAll(_gate);
             }
 
-            _socket.Dispose();
+            // Closing the socket unbinds the endpoint, after which libzmq admits CURVE peers: only when the context ends.
+            // After any other failure it stays bound, unanswered, so handshakes fail (and libzmq's context is never
+            // terminated: a leak, in preference to failing open).
+            if (contextEnded)
+            {
+                _socket.Dispose();
+            }
         }
     }
 
