@@ -82,8 +82,8 @@ public sealed class ZapAuthenticator : IDisposable
     /// Stops this authenticator's policies from answering. The context's ZAP endpoint stays bound and refuses every
     /// peer until the context ends or another authenticator is created on it, so sockets that relied on this one fail
     /// closed. Waits up to two seconds for a request being answered (its <see cref="Decided"/> handlers); if they have
-    /// not returned by then it reports that through <see cref="System.Diagnostics.Trace"/> and returns. Calling it again
-    /// does nothing.
+    /// not returned by then it reports that through <see cref="System.Diagnostics.Trace"/> and returns (called from a
+    /// <see cref="Decided"/> handler, it does not wait). Calling it again does nothing.
     /// </summary>
     public void Dispose()
     {

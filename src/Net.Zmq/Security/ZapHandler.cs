@@ -88,7 +88,8 @@ internal sealed class ZapHandler
     /// <summary>
     /// Stops <paramref name="authenticator"/>'s policies from answering: from now on every request is refused. Waits
     /// up to <paramref name="timeout"/> for a request it is answering to finish (its Decided handlers to return);
-    /// false when they did not in time.
+    /// false when they did not in time. Called from a Decided handler (the handler's own thread) it does not wait: that
+    /// request's reply is sent already, and the thread would wait for itself.
     /// </summary>
     internal bool Detach(ZapAuthenticator authenticator, TimeSpan timeout)
     {
@@ -100,7 +101,7 @@ internal sealed class ZapHandler
                 _current = null;
             }
 
-            while (_answering == authenticator && !_stopped)
+            while (_answering == authenticator && !_stopped && Thread.CurrentThread != _thread)
             {
                 long remaining = deadline - Environment.TickCount64;
                 if (remaining <= 0 || !Monitor.Wait(_gate, (int)remaining))
@@ -117,6 +118,7 @@ internal sealed class ZapHandler
     {
         using var request = new MultipartMessage();
         using var reply = new MultipartMessage();
+        bool contextEnded = false;
         try
         {
             while (true)
@@ -128,6 +130,7 @@ internal sealed class ZapHandler
         catch (ContextTerminatedException)
         {
             // The context is shutting down: the endpoint goes with it.
+            contextEnded = true;
         }
 #pragma warning disable CA1031 // Nothing may end this thread but the context: an unbound ZAP endpoint admits peers.
         catch (Exception ex)
@@ -143,7 +146,13 @@ internal sealed class ZapHandler
                 Monitor.PulseAll(_gate);
             }
 
-            _socket.Dispose();
+            // Closing the socket unbinds the endpoint, after which libzmq admits CURVE peers: only when the context ends.
+            // After any other failure it stays bound, unanswered, so handshakes fail (and libzmq's context is never
+            // terminated: a leak, in preference to failing open).
+            if (contextEnded)
+            {
+                _socket.Dispose();
+            }
         }
     }
 

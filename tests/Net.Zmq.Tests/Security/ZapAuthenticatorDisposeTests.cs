@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Net.Zmq.Monitoring;
 using Net.Zmq.Security;
 using Net.Zmq.Tests.Support;
@@ -102,6 +103,27 @@ public sealed class ZapAuthenticatorDisposeTests : IDisposable
             release.Set();
         }
 
+        Assert.Equal("400", ZapRequests.Ask(_context, "", "10.0.0.1", "CURVE", key).Status);
+    }
+
+    [Fact]
+    public async Task Dispose_from_a_Decided_handler_returns_at_once_and_the_next_peer_is_refused()
+    {
+        var auth = new ZapAuthenticator(_context);
+        auth.DefaultPolicy.AllowAnyCurveKey();
+        var disposed = new TaskCompletionSource<TimeSpan>(TaskCreationOptions.RunContinuationsAsynchronously);
+        auth.Decided += (_, _) =>
+        {
+            long start = Stopwatch.GetTimestamp();
+            auth.Dispose(); // on the authenticator's own thread, which must not wait for itself
+            disposed.TrySetResult(Stopwatch.GetElapsedTime(start));
+        };
+        byte[] key = CurveCertificate.Generate().PublicKeyBytes;
+
+        Assert.Equal("200", ZapRequests.Ask(_context, "", "10.0.0.1", "CURVE", key).Status);
+        TimeSpan took = await disposed.Task.WaitAsync(Timeouts.Wait);
+
+        Assert.True(took < ZapAuthenticator.DisposeTimeout / 2, $"Dispose from a Decided handler took {took.TotalMilliseconds:F0} ms: it waited for its own thread");
         Assert.Equal("400", ZapRequests.Ask(_context, "", "10.0.0.1", "CURVE", key).Status);
     }
 
