@@ -12,7 +12,11 @@ public sealed partial class EventLoop
     /// Watches a .NET socket: <paramref name="receiveReady"/> runs on the loop thread whenever it is readable (data, a
     /// connection to accept, or the peer's close). The handler should read what is waiting, or it runs again on the next pass.
     /// </summary>
-    /// <remarks>A socket disposed while registered leaves the loop before the next poll.</remarks>
+    /// <remarks>
+    /// A socket disposed on the loop thread while registered leaves the loop before the next poll. From another thread,
+    /// <see cref="Remove(NetSocket)"/> it first: disposed while the loop polls it, its descriptor may be closed or reused
+    /// under the poll, which then fails and ends the loop.
+    /// </remarks>
     /// <exception cref="ArgumentNullException"><paramref name="socket"/> or <paramref name="receiveReady"/> is null.</exception>
     /// <exception cref="InvalidOperationException">The socket is already in this loop.</exception>
     /// <exception cref="ObjectDisposedException">The socket or the loop was disposed.</exception>
@@ -28,7 +32,10 @@ public sealed partial class EventLoop
     /// on it. Read it there with <see cref="Beacon.TryRecv"/> and <see cref="TimeSpan.Zero"/> (false when the beacon's
     /// filter or echo rule dropped the datagram).
     /// </summary>
-    /// <remarks>A beacon disposed while registered leaves the loop before the next poll.</remarks>
+    /// <remarks>
+    /// A beacon disposed on the loop thread while registered leaves the loop before the next poll. From another thread,
+    /// <see cref="Remove(Beacon)"/> it first, as for a .NET socket.
+    /// </remarks>
     /// <exception cref="ArgumentNullException"><paramref name="beacon"/> or <paramref name="receiveReady"/> is null.</exception>
     /// <exception cref="InvalidOperationException">The beacon is already in this loop.</exception>
     /// <exception cref="ObjectDisposedException">The beacon or the loop was disposed.</exception>

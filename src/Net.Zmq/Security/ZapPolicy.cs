@@ -118,8 +118,9 @@ public sealed class ZapPolicy
     /// </summary>
     /// <remarks>
     /// Only regular files of at most 8 KB are read; on Linux a symbolic link is followed only to a file inside the
-    /// directory, elsewhere links are refused. FIFOs, devices, sockets, larger files and links out of the directory fail
-    /// the directory like a file that is not a certificate. The directory is indexed by public key: a handshake costs one
+    /// directory, elsewhere links are refused. On Linux, FIFOs, devices, sockets, larger files and links out of the
+    /// directory fail the directory like a file that is not a certificate; on other systems the file type is not checked
+    /// before opening, so keep such entries out of a trusted directory there. The directory is indexed by public key: a handshake costs one
     /// <c>stat</c> of the directory and a lookup (and, for a known key, a read of its file), whatever the directory holds.
     /// It is indexed again when its listing changes (a file added, removed or renamed); a known key's file is compared
     /// with what was indexed at each of its handshakes, so removing or rewriting a client's certificate revokes it for
