@@ -138,11 +138,18 @@ setup_arm64() {
 
 # in_root <command...>: runs a shell command line in the root, in /src/jvm, with the mounts undone on every exit path.
 in_root() {
+    # One run at a time per root: two runs' mounts would stack, and each would undo only its own top ones.
+    exec 8>"$root.lock"
+    if ! flock -n 8; then
+        log "waiting for another jvm/build.sh that is using $(basename "$root")"
+        flock 8
+    fi
     mount_into "$root"
     local status=0
     chroot "$root" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/root LANG=C.UTF-8 \
         JVM_TEST_FILTER="${JVM_TEST_FILTER:-}" NETZMQ_TEST_PEERS="${NETZMQ_TEST_PEERS:-}" /bin/bash -c "cd /src/jvm && $*" || status=$?
     unmount_all
+    flock -u 8
     return $status
 }
 

@@ -49,7 +49,7 @@ build() {
 }
 
 run_tests() {
-    local start report status=0 passed failed skipped
+    local start report status=0 passed failed skipped aborted
     start=$(date +%s)
     report=$(mktemp)
     log "running the JUnit tests on $(java -version 2>&1 | head -n 1)"
@@ -61,7 +61,9 @@ run_tests() {
         --disable-banner --disable-ansi-colors --details=tree ${JVM_TEST_FILTER:+--include-classname "$JVM_TEST_FILTER"} 2>&1 | tee "$report" || status=$?
     passed=$(sed -nE 's/.*\[ *([0-9]+) tests successful.*/\1/p' "$report" | tail -n 1)
     failed=$(sed -nE 's/.*\[ *([0-9]+) tests failed.*/\1/p' "$report" | tail -n 1)
-    skipped=$(( $(sed -nE 's/.*\[ *([0-9]+) tests skipped.*/\1/p' "$report" | tail -n 1) + $(sed -nE 's/.*\[ *([0-9]+) tests aborted.*/\1/p' "$report" | tail -n 1) ))
+    skipped=$(sed -nE 's/.*\[ *([0-9]+) tests skipped.*/\1/p' "$report" | tail -n 1)
+    aborted=$(sed -nE 's/.*\[ *([0-9]+) tests aborted.*/\1/p' "$report" | tail -n 1)
+    skipped=$(( ${skipped:-0} + ${aborted:-0} )) # a JVM that died printed no summary: the status fails the run
     rm -f "$report"
     log "tests took $(elapsed "$start")"
     echo "jvm tests: ${passed:-0} passed, ${failed:-0} failed, $skipped skipped"

@@ -458,7 +458,9 @@ public final class Suite {
     static final class JeroPair {
         private final ZMQ.Socket receiver;
         private final ZMQ.Socket sender;
-        private final java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor();
+        // A daemon thread: the suite's JVM must exit when main returns.
+        private final java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor(
+                r -> Thread.ofPlatform().daemon().name("jeromq-sender").unstarted(r));
 
         JeroPair(ZContext ctx) {
             receiver = ctx.createSocket(org.zeromq.SocketType.ROUTER);

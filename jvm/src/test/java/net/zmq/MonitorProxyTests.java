@@ -61,10 +61,13 @@ class MonitorProxyTests {
         Socket backend = proxyContext.socket(SocketType.DEALER);
         frontend.bind("tcp://127.0.0.1:*");
         backend.bind("tcp://127.0.0.1:*");
+        // Read the endpoints before the proxy thread takes the sockets over (a call during the proxy would be refused).
+        String front = frontend.lastEndpoint();
+        String back = backend.lastEndpoint();
         Thread proxy = Thread.ofPlatform().start(() -> Proxy.run(frontend, backend, null));
         try (Socket client = Zmq.socket(context, SocketType.REQ); Socket worker = Zmq.socket(context, SocketType.REP)) {
-            client.connect(frontend.lastEndpoint());
-            worker.connect(backend.lastEndpoint());
+            client.connect(front);
+            worker.connect(back);
             client.send("through the proxy");
             assertEquals("through the proxy", worker.recvString());
             worker.send("back");
