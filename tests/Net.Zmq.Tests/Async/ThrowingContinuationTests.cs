@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Async;
@@ -22,10 +21,7 @@ public sealed class ThrowingContinuationTests
     private static void ThrowFromAnInlineContinuation()
     {
         AppContext.SetSwitch("Net.Zmq.Async.InlineContinuations", true);
-        using var reported = new SignallingListener();
-        Trace.Listeners.Add(reported);
-        Trace.Listeners.Add(new TextWriterTraceListener(Console.Out));
-        Trace.AutoFlush = true;
+        using var reported = TracedToOutput.Start();
         using var context = new Context();
         using Socket receiver = Sockets.New(context, SocketType.Pair);
         using Socket sender = Sockets.New(context, SocketType.Pair);
@@ -53,7 +49,7 @@ public sealed class ThrowingContinuationTests
         }
 
         // Reported, and the thread that ran it lives on (an exception escaping it would end the process here).
-        if (!reported.Written.Wait(Timeouts.Wait))
+        if (!reported.WaitForReport())
         {
             throw new TimeoutException("the failure was not reported on Trace");
         }
@@ -69,22 +65,6 @@ public sealed class ThrowingContinuationTests
         if (!second.Wait(Timeouts.Wait))
         {
             throw new TimeoutException("the reactor no longer completes receives");
-        }
-    }
-
-    /// <summary>Signals when anything is traced.</summary>
-    private sealed class SignallingListener : TraceListener
-    {
-        public ManualResetEventSlim Written { get; } = new();
-
-        public override void Write(string? message) => Written.Set();
-
-        public override void WriteLine(string? message) => Written.Set();
-
-        protected override void Dispose(bool disposing)
-        {
-            Written.Dispose();
-            base.Dispose(disposing);
         }
     }
 }

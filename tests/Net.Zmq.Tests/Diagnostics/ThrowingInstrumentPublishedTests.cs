@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Diagnostics.Metrics;
 using Net.Zmq.Tests.Support;
 
@@ -22,8 +21,7 @@ public sealed class ThrowingInstrumentPublishedTests
 
     private static void UseTheLibraryUnderAThrowingListener()
     {
-        Trace.Listeners.Add(new TextWriterTraceListener(Console.Out));
-        Trace.AutoFlush = true;
+        using var reported = TracedToOutput.Start();
         using var listener = new MeterListener();
         listener.InstrumentPublished = (instrument, _) =>
         {

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Runtime.InteropServices;
 using Net.Zmq.Tests.Support;
 
@@ -22,10 +21,7 @@ public sealed class ThrowingFreeCallbackTests
 
     private static void SendWithAThrowingFreeCallback()
     {
-        using var reported = new ManualResetEventSlim();
-        Trace.Listeners.Add(new SignallingListener(reported));
-        Trace.Listeners.Add(new TextWriterTraceListener(Console.Out));
-        Trace.AutoFlush = true;
+        using var reported = TracedToOutput.Start();
         using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
         nint data = Marshal.AllocHGlobal(64 * 1024); // over tcp, and large enough that libzmq keeps it by reference
@@ -39,7 +35,7 @@ public sealed class ThrowingFreeCallbackTests
         }
 
         pull.WithTimeouts();
-        if (pull.Recv(new byte[64 * 1024]) != 64 * 1024 || !reported.Wait(Timeouts.Wait))
+        if (pull.Recv(new byte[64 * 1024]) != 64 * 1024 || !reported.WaitForReport())
         {
             throw new InvalidOperationException("the zero-copy frame did not arrive, or its callback's failure was not reported");
         }
@@ -49,12 +45,5 @@ public sealed class ThrowingFreeCallbackTests
         {
             throw new InvalidOperationException("the sockets stopped working");
         }
-    }
-
-    private sealed class SignallingListener(ManualResetEventSlim written) : TraceListener
-    {
-        public override void Write(string? message) => written.Set();
-
-        public override void WriteLine(string? message) => written.Set();
     }
 }

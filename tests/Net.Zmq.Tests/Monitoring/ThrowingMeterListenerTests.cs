@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Diagnostics.Metrics;
 using Net.Zmq.Monitoring;
 using Net.Zmq.Tests.Support;
@@ -24,8 +23,7 @@ public sealed class ThrowingMeterListenerTests
 
     private static void ReadEventsUnderAThrowingListener()
     {
-        Trace.Listeners.Add(new TextWriterTraceListener(Console.Out));
-        Trace.AutoFlush = true;
+        using var reported = TracedToOutput.Start();
         using var listener = new MeterListener();
         listener.InstrumentPublished = (instrument, l) =>
         {
