@@ -18,7 +18,11 @@ internal sealed class ProxySample : ISample
         frontend.Bind(Sample.AnyPort);
         backend.Bind(Sample.AnyPort);
         backend.SetOption(SocketOption.XPubVerbose, true);
-        log.Info($"proxy: publishers -> {frontend.LastEndpoint} (XSUB), subscribers -> {backend.LastEndpoint} (XPUB)");
+        // Read before the proxy starts: from then on the two sockets belong to the proxy's thread, and a call from this
+        // one (even LastEndpoint) is refused.
+        string publishers = frontend.LastEndpoint;
+        string subscribers = backend.LastEndpoint;
+        log.Info($"proxy: publishers -> {publishers} (XSUB), subscribers -> {subscribers} (XPUB)");
 
         // The proxy runs until the context is shut down; that normal stop returns quietly.
         var proxy = SampleThread.Start("proxy", () => Proxy.Start(frontend, backend));
@@ -26,8 +30,8 @@ internal sealed class ProxySample : ISample
         using (Socket publisher = Sample.CreateSocket(context, SocketType.Pub))
         using (Socket subscriber = Sample.CreateSocket(context, SocketType.Sub))
         {
-            publisher.Connect(frontend.LastEndpoint);
-            subscriber.Connect(backend.LastEndpoint);
+            publisher.Connect(publishers);
+            subscriber.Connect(subscribers);
             subscriber.Subscribe("prices.");
 
             // The subscription travels subscriber -> XPUB -> proxy -> XSUB -> publisher. Until it has arrived the
