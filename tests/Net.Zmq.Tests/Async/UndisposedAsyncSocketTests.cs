@@ -20,9 +20,12 @@ public sealed class UndisposedAsyncSocketTests
         router.Bind("tcp://127.0.0.1:*");
         int before = OpenDescriptors();
 
-        WeakReference[] dropped = UseAsynchronouslyAndDrop(context, router.LastEndpoint);
+        // Held until their descriptors are counted: a collection that another test's work sets off meanwhile would
+        // otherwise close some of them before the count.
+        Socket?[] dealers = UseAsynchronously(context, router.LastEndpoint);
         int whileOpen = OpenDescriptors();
         Assert.True(whileOpen - before >= Sockets, $"{Sockets} connected sockets hold descriptors ({before} -> {whileOpen})");
+        WeakReference[] dropped = Drop(dealers);
 
         // A collection finalizes each socket's collector (which unregisters it), the next its native handle.
         var deadline = DateTime.UtcNow + Timeouts.Wait;
@@ -39,9 +42,9 @@ public sealed class UndisposedAsyncSocketTests
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static WeakReference[] UseAsynchronouslyAndDrop(Context context, string endpoint)
+    private static Socket?[] UseAsynchronously(Context context, string endpoint)
     {
-        var dropped = new WeakReference[Sockets];
+        var dealers = new Socket?[Sockets];
         for (int i = 0; i < Sockets; i++)
         {
             var dealer = new Socket(context, SocketType.Dealer);
@@ -53,7 +56,21 @@ public sealed class UndisposedAsyncSocketTests
                 _ = dealer.RecvAsync(new byte[16]);
             }
 
-            dropped[i] = new WeakReference(dealer);
+            dealers[i] = dealer;
+        }
+
+        return dealers;
+    }
+
+    /// <summary>Replaces each socket in <paramref name="dealers"/> with a weak reference to it: nothing else holds them.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static WeakReference[] Drop(Socket?[] dealers)
+    {
+        var dropped = new WeakReference[dealers.Length];
+        for (int i = 0; i < dealers.Length; i++)
+        {
+            dropped[i] = new WeakReference(dealers[i]);
+            dealers[i] = null;
         }
 
         return dropped;
