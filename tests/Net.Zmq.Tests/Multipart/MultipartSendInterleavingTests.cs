@@ -25,12 +25,25 @@ public sealed class MultipartSendInterleavingTests(ITestOutputHelper output)
         using var context = Sockets.NewContext();
         using var dealer = Sockets.New(context, SocketType.Dealer);
         using var router = Sockets.New(context, SocketType.Router);
-        // Bound, unbound, and bound again below: until then the dealer's connection is refused, and with Immediate
-        // set it queues nothing, so every send waits for the peer.
-        string endpoint = Endpoints.BindTcp(router);
-        router.Unbind(endpoint);
+        // Bound only below: until then the dealer's connection is refused, and with Immediate set it queues nothing, so
+        // every send waits for the peer. An ipc path of its own, which (unlike a tcp port let go and bound again) no
+        // other test or process can take meanwhile.
+        string path = Path.Combine(Path.GetTempPath(), $"net-zmq-tests-{Guid.NewGuid():N}");
+        string endpoint = $"ipc://{path}";
         dealer.SetOption(SocketOption.Immediate, true);
         dealer.Connect(endpoint);
+        try
+        {
+            await SendBothWays(dealer, router, endpoint, overload);
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    private static async Task SendBothWays(Socket dealer, Socket router, string endpoint, string overload)
+    {
 
         ValueTask parked = dealer.SendAsync("X"u8.ToArray());
         Assert.False(parked.IsCompleted);
