@@ -479,12 +479,18 @@ internal sealed class SocketGate : IDisposable
         }
     }
 
-    /// <summary>Under the claim: the call that began before the driver existed has ended, so the driver may call libzmq.</summary>
+    /// <summary>
+    /// Under the claim: the call that began before the driver existed has ended, so the driver may call libzmq. Both the
+    /// starter (its second try after the barrier) and the end of that call may get here, one after the other under the
+    /// claim: whoever clears the flag hands over, once.
+    /// </summary>
     private void HandOver()
     {
         Debug.Assert(Volatile.Read(ref _claim) == CallingThread.Id, "handed over only under the claim");
-        Interlocked.And(ref _attention, ~AwaitingHandOver);
-        Volatile.Read(ref _driver)!.HandOver();
+        if ((Interlocked.And(ref _attention, ~AwaitingHandOver) & AwaitingHandOver) != 0)
+        {
+            Volatile.Read(ref _driver)!.HandOver();
+        }
     }
 
     /// <summary>
