@@ -78,10 +78,9 @@ public class ReadOnlyOptionTests : ContextPerTest
     [Fact]
     public void Mechanism_follows_the_security_options()
     {
-        using var context = new Context();
-        using var plain = new Socket(context, SocketType.Dealer);
-        using var curve = new Socket(context, SocketType.Dealer);
-        using var gssapi = new Socket(context, SocketType.Dealer);
+        using var plain = new Socket(Context, SocketType.Dealer);
+        using var curve = new Socket(Context, SocketType.Dealer);
+        using var gssapi = new Socket(Context, SocketType.Dealer);
 
         plain.SetOption(SocketOption.PlainServer, true);
         curve.SetOption(SocketOption.CurveServer, true);
