@@ -8,12 +8,8 @@ public class ScatterGatherPeerChannelTests : ContextPerTest
     public void Gather_fair_queues_what_two_scatters_send()
     {
         DraftSupport.RequireDraft();
-        using Socket gather = Sockets.New(Context, SocketType.Gather);
-        using Socket left = Sockets.New(Context, SocketType.Scatter);
-        using Socket right = Sockets.New(Context, SocketType.Scatter);
-        string endpoint = Endpoints.BindTcp(gather);
-        left.Connect(endpoint);
-        right.Connect(endpoint);
+        using var fan = SocketFan.Open(Context, SocketType.Gather, SocketType.Scatter);
+        var (gather, left, right) = fan;
 
         for (int i = 0; i < 5; i++)
         {

@@ -8,12 +8,8 @@ public class ServerClientTests : ContextPerTest
     public void Server_answers_each_client_through_the_routing_id_its_request_carried()
     {
         DraftSupport.RequireDraft();
-        using Socket server = Sockets.New(Context, SocketType.Server);
-        using Socket first = Sockets.New(Context, SocketType.Client);
-        using Socket second = Sockets.New(Context, SocketType.Client);
-        string endpoint = Endpoints.BindTcp(server);
-        first.Connect(endpoint);
-        second.Connect(endpoint);
+        using var fan = SocketFan.Open(Context, SocketType.Server, SocketType.Client);
+        var (server, first, second) = fan;
 
         DraftSupport.Send(first, "from first");
         DraftSupport.Send(second, "from second");
