@@ -94,7 +94,7 @@ public class ReconnectChurnTests(ITestOutputHelper output)
     {
         // The workaround docs/reliability.md gives. A higher socket limit than the default 1,023, because libzmq
         // closes disposed sockets asynchronously and a tight loop can run ahead of it.
-        using var context = new Context(1, 16_384) { DefaultLinger = TimeSpan.Zero };
+        using Context context = Contexts.WithMaxSockets(16_384);
         using var router = Sockets.New(context, SocketType.Router);
         string endpoint = Endpoints.BindTcp(router);
         int before = ProcessStats.OpenFileDescriptors();
