@@ -11,23 +11,16 @@ namespace Net.Zmq.Tests.Support;
 /// var (gather, left, right) = fan;
 /// </code>
 /// </example>
-internal sealed class SocketFan : IDisposable
+internal sealed class SocketFan(Socket binder, Socket first, Socket second) : IDisposable
 {
-    private SocketFan(Socket binder, Socket first, Socket second)
-    {
-        Binder = binder;
-        First = first;
-        Second = second;
-    }
-
     /// <summary>The socket that binds.</summary>
-    public Socket Binder { get; }
+    public Socket Binder { get; } = binder;
 
     /// <summary>The first socket connected to <see cref="Binder"/>.</summary>
-    public Socket First { get; }
+    public Socket First { get; } = first;
 
     /// <summary>The second socket connected to <see cref="Binder"/>, after <see cref="First"/>.</summary>
-    public Socket Second { get; }
+    public Socket Second { get; } = second;
 
     /// <summary>Binds a <paramref name="binderType"/> socket and connects two <paramref name="connectorType"/> sockets to it, in that order.</summary>
     public static SocketFan Open(Context context, SocketType binderType, SocketType connectorType)
