@@ -16,11 +16,7 @@ public sealed class ZapAuthenticatorTests : ContextPerTest
         using var auth = new ZapAuthenticator(Context);
         auth.DefaultPolicy.AddPlainUser("admin", "secret");
         using var server = PlainServer();
-        using var client = Client(server.LastEndpoint, s =>
-        {
-            s.SetOption(SocketOption.PlainUsername, "admin");
-            s.SetOption(SocketOption.PlainPassword, "secret");
-        });
+        using var client = PlainClient(server.LastEndpoint, "admin", "secret");
 
         client.Send("hello");
 
@@ -37,11 +33,7 @@ public sealed class ZapAuthenticatorTests : ContextPerTest
         auth.DefaultPolicy.AddPlainUser("admin", "secret");
         using var server = PlainServer();
         using var events = new SocketMonitor(server);
-        using var client = Client(server.LastEndpoint, s =>
-        {
-            s.SetOption(SocketOption.PlainUsername, "admin");
-            s.SetOption(SocketOption.PlainPassword, "wrong");
-        });
+        using var client = PlainClient(server.LastEndpoint, "admin", "wrong");
         client.Send("must not arrive", SendFlags.DontWait);
 
         SocketMonitorEvent failed = events.WaitFor(SocketEvents.HandshakeFailedAuth | SocketEvents.HandshakeSucceeded, Timeouts.Wait);
@@ -180,11 +172,7 @@ public sealed class ZapAuthenticatorTests : ContextPerTest
         }
 
         using var server = PlainServer();
-        using var client = Client(server.LastEndpoint, s =>
-        {
-            s.SetOption(SocketOption.PlainUsername, "admin");
-            s.SetOption(SocketOption.PlainPassword, "secret");
-        });
+        using var client = PlainClient(server.LastEndpoint, "admin", "secret");
         client.Send("still served");
         Assert.Equal("still served", server.RecvString());
     }
@@ -196,11 +184,7 @@ public sealed class ZapAuthenticatorTests : ContextPerTest
         handler.Bind(ZapAuthenticator.Endpoint);
         using var server = PlainServer();
         using var events = new SocketMonitor(server);
-        using var client = Client(server.LastEndpoint, s =>
-        {
-            s.SetOption(SocketOption.PlainUsername, "admin");
-            s.SetOption(SocketOption.PlainPassword, "secret");
-        });
+        using var client = PlainClient(server.LastEndpoint, "admin", "secret");
         client.Send("must not arrive", SendFlags.DontWait);
 
         using (MultipartMessage request = handler.RecvMultipart())
@@ -291,6 +275,13 @@ public sealed class ZapAuthenticatorTests : ContextPerTest
         server.Bind("tcp://127.0.0.1:*");
         return server;
     }
+
+    private Socket PlainClient(string endpoint, string user, string password) =>
+        Client(endpoint, s =>
+        {
+            s.SetOption(SocketOption.PlainUsername, user);
+            s.SetOption(SocketOption.PlainPassword, password);
+        });
 
     private Socket CurveClient(string endpoint, string serverPublic, string clientPublic, string clientSecret) =>
         Client(endpoint, s =>
