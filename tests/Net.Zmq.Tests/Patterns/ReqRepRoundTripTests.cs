@@ -25,15 +25,12 @@ public class ReqRepRoundTripTests : ContextPerTest
     [Fact]
     public void Rep_routes_each_reply_back_to_the_req_that_asked()
     {
-        using Socket server = Sockets.New(Context, SocketType.Rep);
-        using Socket first = Sockets.New(Context, SocketType.Req);
-        using Socket second = Sockets.New(Context, SocketType.Req);
-        string endpoint = Endpoints.BindTcp(server);
-        first.Connect(endpoint);
-        second.Connect(endpoint);
+        using var group = new SocketGroup(Context);
+        Socket server = group.New(SocketType.Rep);
+        Socket[] clients = group.ConnectedTo(Endpoints.BindTcp(server), SocketType.Req, 2);
 
-        Assert.True(first.Send("first"));
-        Assert.True(second.Send("second"));
+        Assert.True(clients[0].Send("first"));
+        Assert.True(clients[1].Send("second"));
 
         // The REP serves the requests in whatever order they arrive; each reply names the request it answers.
         for (int i = 0; i < 2; i++)
@@ -42,8 +39,8 @@ public class ReqRepRoundTripTests : ContextPerTest
             Assert.True(server.Send($"answer to {request}"));
         }
 
-        Assert.Equal("answer to first", first.RecvString());
-        Assert.Equal("answer to second", second.RecvString());
+        Assert.Equal("answer to first", clients[0].RecvString());
+        Assert.Equal("answer to second", clients[1].RecvString());
     }
 
     [Fact]
