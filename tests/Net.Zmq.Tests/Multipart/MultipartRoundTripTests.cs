@@ -2,7 +2,8 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Multipart;
 
-public class MultipartRoundTripTests : ContextPerTest
+/// <summary>Multipart messages sent and received whole: frames, their order, their More flags, empty frames.</summary>
+public class MultipartRoundTripTests
 {
     [Fact]
     public void Three_frame_message_round_trips_with_more_set_on_all_but_the_last_frame()
@@ -126,10 +127,8 @@ public class MultipartRoundTripTests : ContextPerTest
     [Fact]
     public void Multipart_envelope_round_trips_between_dealer_and_router()
     {
-        using Socket router = Sockets.New(Context, SocketType.Router);
-        using Socket dealer = Sockets.New(Context, SocketType.Dealer);
-        dealer.SetOption(SocketOption.RoutingId, "worker");
-        dealer.Connect(Endpoints.BindTcp(router));
+        using var pair = SocketPair.Open(SocketType.Router, SocketType.Dealer, configure: (_, dealer) => dealer.SetOption(SocketOption.RoutingId, "worker"));
+        var (router, dealer) = pair;
 
         Assert.True(dealer.SendMultipart(["job"u8.ToArray(), "42"u8.ToArray()]));
 
@@ -139,5 +138,28 @@ public class MultipartRoundTripTests : ContextPerTest
         // Send the received envelope straight back: frames can be re-sent as they are.
         Assert.True(router.SendMultipart(request));
         Assert.Equal(["job", "42"], Frames.RecvStrings(dealer));
+    }
+
+    [Fact]
+    public void TryRecvMultipart_returns_a_whole_waiting_message_and_then_false()
+    {
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
+        Frames.SendStrings(push, "one", "two", "three");
+
+        using var poller = new Poller(1);
+        poller.Add(pull, PollEvents.In);
+        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
+
+        Assert.True(pull.TryRecvMultipart(out MultipartMessage? message));
+        using (message)
+        {
+            Assert.NotNull(message);
+            Assert.Equal(["one", "two", "three"], message.Select(frame => frame.ToString()));
+            Assert.Equal([true, true, false], message.Select(frame => frame.More));
+        }
+
+        Assert.False(pull.TryRecvMultipart(out MultipartMessage? none));
+        Assert.Null(none);
     }
 }
