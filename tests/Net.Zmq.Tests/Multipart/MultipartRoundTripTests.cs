@@ -31,9 +31,7 @@ public class MultipartRoundTripTests
         using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
 
-        using var outgoing = new MultipartMessage();
-        outgoing.Add("one");
-        outgoing.Add("two");
+        using var outgoing = new MultipartMessage { "one", "two" };
         Assert.True(push.SendMultipart(outgoing));
 
         Assert.Equal(2, outgoing.Count);

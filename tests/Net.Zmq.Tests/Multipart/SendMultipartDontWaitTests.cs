@@ -58,9 +58,7 @@ public class SendMultipartDontWaitTests : ContextPerTest
         using Socket dealer = Sockets.New(Context, SocketType.Dealer);
         using Socket receiver = Sockets.New(Context, SocketType.Dealer);
         var (endpoint, queued) = ConnectToNobodyAndFill(dealer);
-        using var message = new MultipartMessage();
-        message.Add("a");
-        message.Add("b");
+        using var message = new MultipartMessage { "a", "b" };
 
         Assert.False(dealer.SendMultipart(message, SendFlags.DontWait));
         Assert.Equal(["a", "b"], message.Select(frame => frame.ToString()));

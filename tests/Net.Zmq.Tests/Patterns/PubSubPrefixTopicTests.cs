@@ -9,11 +9,7 @@ public class PubSubPrefixTopicTests
     [Fact]
     public void Subscriber_gets_only_messages_whose_prefix_it_subscribed_to()
     {
-        using var pair = OpenSubscribed(subscriber =>
-        {
-            subscriber.Subscribe("weather.");
-            subscriber.Subscribe("news.");
-        });
+        using var pair = OpenSubscribed("weather.", "news.");
         var (publisher, subscriber) = pair;
 
         string[] published =
@@ -58,11 +54,7 @@ public class PubSubPrefixTopicTests
     [Fact]
     public void Unsubscribe_stops_delivery_of_that_prefix_only()
     {
-        using var pair = OpenSubscribed(subscriber =>
-        {
-            subscriber.Subscribe("weather.");
-            subscriber.Subscribe("news.");
-        });
+        using var pair = OpenSubscribed("weather.", "news.");
         var (publisher, subscriber) = pair;
 
         Assert.True(publisher.Send("news.before"));
@@ -82,7 +74,7 @@ public class PubSubPrefixTopicTests
     [Fact]
     public void Subscriber_with_an_empty_prefix_gets_every_message()
     {
-        using var pair = OpenSubscribed(subscriber => subscriber.Subscribe(""));
+        using var pair = OpenSubscribed("");
         var (publisher, subscriber) = pair;
 
         Assert.True(publisher.Send("alpha"));
@@ -93,6 +85,15 @@ public class PubSubPrefixTopicTests
         Assert.Equal("", subscriber.RecvString());
         Assert.Equal("omega", subscriber.RecvString());
     }
+
+    /// <summary>A PUB and a SUB subscribed to each of <paramref name="prefixes"/> (and the probe topic), the subscriptions known to the publisher.</summary>
+    private static SocketPair OpenSubscribed(params string[] prefixes) => OpenSubscribed(subscriber =>
+    {
+        foreach (string prefix in prefixes)
+        {
+            subscriber.Subscribe(prefix);
+        }
+    });
 
     /// <summary>
     /// A PUB and a SUB that <paramref name="subscribe"/> subscribed, and to the probe topic as well, with every

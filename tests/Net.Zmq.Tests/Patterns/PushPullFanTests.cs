@@ -44,12 +44,9 @@ public class PushPullFanTests : ContextPerTest
         const int Messages = 300;
         using var group = new SocketGroup(Context);
         Socket ventilator = group.New(SocketType.Push);
-        Socket[] workers = group.New(SocketType.Pull, Workers);
-        foreach (Socket worker in workers)
-        {
-            // The PUSH connects to every PULL: each connect creates its pipe at once, so all workers share the load.
-            ventilator.Connect(Endpoints.BindTcp(worker));
-        }
+
+        // The PUSH connects to every PULL: each connect creates its pipe at once, so all workers share the load.
+        Socket[] workers = group.BoundPeersOf(ventilator, SocketType.Pull, Workers);
 
         for (int i = 0; i < Messages; i++)
         {
@@ -91,11 +88,7 @@ public class PushPullFanTests : ContextPerTest
         const int Workers = 3;
         using var group = new SocketGroup(Context);
         Socket ventilator = group.New(SocketType.Push);
-        Socket[] workers = group.New(SocketType.Pull, Workers);
-        foreach (Socket worker in workers)
-        {
-            ventilator.Connect(Endpoints.BindInproc(worker));
-        }
+        Socket[] workers = group.BoundPeersOf(ventilator, SocketType.Pull, Workers, inproc: true);
 
         for (int i = 0; i < Workers * 4; i++)
         {

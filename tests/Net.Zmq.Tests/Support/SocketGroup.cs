@@ -66,6 +66,21 @@ internal sealed class SocketGroup : IDisposable
     }
 
     /// <summary>
+    /// <paramref name="count"/> new sockets of <paramref name="type"/>, each bound over loopback tcp (or, with
+    /// <paramref name="inproc"/>, a fresh inproc name), and <paramref name="connector"/> connected to every one.
+    /// </summary>
+    public Socket[] BoundPeersOf(Socket connector, SocketType type, int count, bool inproc = false)
+    {
+        Socket[] sockets = New(type, count);
+        foreach (Socket socket in sockets)
+        {
+            connector.Connect(Bind(socket, inproc));
+        }
+
+        return sockets;
+    }
+
+    /// <summary>
     /// <paramref name="count"/> pairs: a <paramref name="binderType"/> socket bound over loopback tcp (or, with
     /// <paramref name="inproc"/>, a fresh inproc name) and a <paramref name="connectorType"/> socket connected to it;
     /// <c>Binders[i]</c> and <c>Connectors[i]</c> are one pair.
@@ -76,7 +91,7 @@ internal sealed class SocketGroup : IDisposable
         Socket[] connectors = New(connectorType, count);
         for (int i = 0; i < count; i++)
         {
-            connectors[i].Connect(inproc ? Endpoints.BindInproc(binders[i]) : Endpoints.BindTcp(binders[i]));
+            connectors[i].Connect(Bind(binders[i], inproc));
         }
 
         return (binders, connectors);
@@ -93,4 +108,6 @@ internal sealed class SocketGroup : IDisposable
         _sockets.Clear();
         _ownContext?.Dispose();
     }
+
+    private static string Bind(Socket socket, bool inproc) => inproc ? Endpoints.BindInproc(socket) : Endpoints.BindTcp(socket);
 }
