@@ -15,10 +15,8 @@ public class ReceiveLoopTests
         using var link = new RouterToRouterLink();
         int received = 0;
 
-        link.Run(() =>
+        link.Run((id, payload) =>
         {
-            var id = new byte[32];
-            var payload = new byte[128];
             for (int n = 0; n < RouterToRouterLink.MessageCount; n++)
             {
                 int idSize = link.Receiver.Recv(id);
@@ -39,10 +37,8 @@ public class ReceiveLoopTests
         int received = 0;
         int batches = 0;
 
-        link.Run(() =>
+        link.Run((id, payload) =>
         {
-            var id = new byte[32];
-            var payload = new byte[128];
             while (received < RouterToRouterLink.MessageCount)
             {
                 // Block for the first message of a batch...
@@ -69,10 +65,8 @@ public class ReceiveLoopTests
         int received = 0;
         int polls = 0;
 
-        link.Run(() =>
+        link.Run((id, payload) =>
         {
-            var id = new byte[32];
-            var payload = new byte[128];
             using var poller = new Poller(1);
             int index = poller.Add(link.Receiver, PollEvents.In);
             while (received < RouterToRouterLink.MessageCount)
