@@ -11,10 +11,7 @@ public class MultipartRoundTripTests
         using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
 
-        using var outgoing = new MultipartMessage();
-        outgoing.Add("header");
-        outgoing.Add([1, 2, 3, 4]);
-        outgoing.Add(new Message("body"));
+        using var outgoing = new MultipartMessage { "header", new byte[] { 1, 2, 3, 4 }, new Message("body") };
         Assert.True(push.SendMultipart(outgoing));
 
         using MultipartMessage incoming = pull.RecvMultipart();

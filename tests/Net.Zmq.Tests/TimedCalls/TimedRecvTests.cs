@@ -80,8 +80,7 @@ public class TimedRecvTests
     {
         using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
-        using var reused = new MultipartMessage();
-        reused.Add("stale");
+        using var reused = new MultipartMessage { "stale" };
         Assert.False(pull.TryRecvMultipart(reused, s_short));
         Assert.True(reused.IsEmpty);
 
