@@ -142,9 +142,7 @@ public class MultipartRoundTripTests
         var (pull, push) = pair;
         Frames.SendStrings(push, "one", "two", "three");
 
-        using var poller = new Poller(1);
-        poller.Add(pull, PollEvents.In);
-        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
+        Frames.AwaitWaiting(pull);
 
         Assert.True(pull.TryRecvMultipart(out MultipartMessage? message));
         using (message)

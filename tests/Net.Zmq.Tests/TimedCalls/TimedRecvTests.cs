@@ -70,7 +70,7 @@ public class TimedRecvTests
         Assert.True(stopwatch.Elapsed < TimeSpan.FromMilliseconds(100), $"a zero timeout took {stopwatch.Elapsed}");
 
         push.Send("now");
-        WaitReadable(pull);
+        Frames.AwaitWaiting(pull);
         Assert.True(TimedRecv(pull, form, TimeSpan.Zero, out string? text));
         Assert.Equal("now", text);
     }
@@ -213,12 +213,5 @@ public class TimedRecvTests
                 return received;
             }
         }
-    }
-
-    private static void WaitReadable(Socket socket)
-    {
-        using var poller = new Poller(1);
-        poller.Add(socket, PollEvents.In);
-        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
     }
 }
