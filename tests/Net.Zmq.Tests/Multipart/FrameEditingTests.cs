@@ -31,10 +31,7 @@ public class FrameEditingTests
     [Fact]
     public void Pop_hands_the_first_frame_over_and_RemoveAt_disposes_the_one_it_removes()
     {
-        var message = new MultipartMessage();
-        message.Add("a");
-        message.Add("b");
-        message.Add("c");
+        var message = new MultipartMessage { "a", "b", "c" };
 
         Message popped = message.Pop();
         Message removed = message[1];

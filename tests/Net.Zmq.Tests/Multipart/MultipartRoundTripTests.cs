@@ -2,7 +2,8 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Multipart;
 
-public class MultipartRoundTripTests : ContextPerTest
+/// <summary>Multipart messages sent and received whole: frames, their order, their More flags, empty frames.</summary>
+public class MultipartRoundTripTests
 {
     [Fact]
     public void Three_frame_message_round_trips_with_more_set_on_all_but_the_last_frame()
@@ -10,10 +11,7 @@ public class MultipartRoundTripTests : ContextPerTest
         using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
 
-        using var outgoing = new MultipartMessage();
-        outgoing.Add("header");
-        outgoing.Add([1, 2, 3, 4]);
-        outgoing.Add(new Message("body"));
+        using var outgoing = new MultipartMessage { "header", new byte[] { 1, 2, 3, 4 }, new Message("body") };
         Assert.True(push.SendMultipart(outgoing));
 
         using MultipartMessage incoming = pull.RecvMultipart();
@@ -30,9 +28,7 @@ public class MultipartRoundTripTests : ContextPerTest
         using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
 
-        using var outgoing = new MultipartMessage();
-        outgoing.Add("one");
-        outgoing.Add("two");
+        using var outgoing = new MultipartMessage { "one", "two" };
         Assert.True(push.SendMultipart(outgoing));
 
         Assert.Equal(2, outgoing.Count);
@@ -126,10 +122,8 @@ public class MultipartRoundTripTests : ContextPerTest
     [Fact]
     public void Multipart_envelope_round_trips_between_dealer_and_router()
     {
-        using Socket router = Sockets.New(Context, SocketType.Router);
-        using Socket dealer = Sockets.New(Context, SocketType.Dealer);
-        dealer.SetOption(SocketOption.RoutingId, "worker");
-        dealer.Connect(Endpoints.BindTcp(router));
+        using var pair = SocketPair.Open(SocketType.Router, SocketType.Dealer, configure: (_, dealer) => dealer.SetOption(SocketOption.RoutingId, "worker"));
+        var (router, dealer) = pair;
 
         Assert.True(dealer.SendMultipart(["job"u8.ToArray(), "42"u8.ToArray()]));
 
@@ -139,5 +133,26 @@ public class MultipartRoundTripTests : ContextPerTest
         // Send the received envelope straight back: frames can be re-sent as they are.
         Assert.True(router.SendMultipart(request));
         Assert.Equal(["job", "42"], Frames.RecvStrings(dealer));
+    }
+
+    [Fact]
+    public void TryRecvMultipart_returns_a_whole_waiting_message_and_then_false()
+    {
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
+        Frames.SendStrings(push, "one", "two", "three");
+
+        Frames.AwaitWaiting(pull);
+
+        Assert.True(pull.TryRecvMultipart(out MultipartMessage? message));
+        using (message)
+        {
+            Assert.NotNull(message);
+            Assert.Equal(["one", "two", "three"], message.Select(frame => frame.ToString()));
+            Assert.Equal([true, true, false], message.Select(frame => frame.More));
+        }
+
+        Assert.False(pull.TryRecvMultipart(out MultipartMessage? none));
+        Assert.Null(none);
     }
 }

@@ -83,9 +83,7 @@ public class RecvMultipartReuseTests
         var (pull, push) = pair;
         Frames.SendStrings(push, "a", "b");
 
-        using var poller = new Poller(1);
-        poller.Add(pull, PollEvents.In);
-        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
+        Frames.AwaitWaiting(pull);
 
         using var into = new MultipartMessage();
         Assert.True(pull.RecvMultipart(into, RecvFlags.DontWait));

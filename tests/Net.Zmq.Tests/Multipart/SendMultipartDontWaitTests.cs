@@ -2,11 +2,18 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Multipart;
 
+/// <summary>SendMultipart under DontWait on a full socket: false, nothing of the message queued, and nothing lost.</summary>
 public class SendMultipartDontWaitTests : ContextPerTest
 {
-    /// <summary>Fills a DEALER whose only pipe leads to an inproc name nobody has bound yet.</summary>
-    private static int FillUntilFull(Socket dealer)
+    /// <summary>
+    /// Connects <paramref name="dealer"/> (high water mark 2) to an inproc name nobody has bound yet and fills its only
+    /// pipe; returns the name and how many fillers it queued.
+    /// </summary>
+    private static (string Endpoint, int Queued) ConnectToNobodyAndFill(Socket dealer)
     {
+        dealer.SetOption(SocketOption.SendHighWatermark, 2);
+        string endpoint = Endpoints.NewInproc();
+        dealer.Connect(endpoint);
         int queued = 0;
         while (dealer.Send($"filler {queued}", SendFlags.DontWait))
         {
@@ -14,15 +21,19 @@ public class SendMultipartDontWaitTests : ContextPerTest
             Assert.True(queued <= 1000, "the high water mark never applied");
         }
 
-        return queued;
+        return (endpoint, queued);
     }
 
-    private static void DrainFillers(Socket receiver, int queued)
+    /// <summary>Binds <paramref name="receiver"/> to the dealer's endpoint and takes the fillers, which must be all that waits.</summary>
+    private static void BindAndDrainFillers(Socket receiver, string endpoint, int queued)
     {
+        receiver.Bind(endpoint);
         for (int i = 0; i < queued; i++)
         {
             Assert.Equal([$"filler {i}"], Frames.RecvStrings(receiver));
         }
+
+        Frames.AssertNothingWaiting(receiver);
     }
 
     [Fact]
@@ -30,16 +41,11 @@ public class SendMultipartDontWaitTests : ContextPerTest
     {
         using Socket dealer = Sockets.New(Context, SocketType.Dealer);
         using Socket receiver = Sockets.New(Context, SocketType.Dealer);
-        dealer.SetOption(SocketOption.SendHighWatermark, 2);
-        string endpoint = Endpoints.NewInproc();
-        dealer.Connect(endpoint);
-        int queued = FillUntilFull(dealer);
+        var (endpoint, queued) = ConnectToNobodyAndFill(dealer);
 
         Assert.False(dealer.SendMultipart(["a"u8.ToArray(), "b"u8.ToArray()], SendFlags.DontWait));
 
-        receiver.Bind(endpoint);
-        DrainFillers(receiver, queued);
-        Frames.AssertNothingWaiting(receiver);
+        BindAndDrainFillers(receiver, endpoint, queued);
 
         // Nothing of the refused message is pending: the next one arrives alone and whole.
         Assert.True(dealer.SendMultipart(["c"u8.ToArray(), "d"u8.ToArray()]));
@@ -51,20 +57,13 @@ public class SendMultipartDontWaitTests : ContextPerTest
     {
         using Socket dealer = Sockets.New(Context, SocketType.Dealer);
         using Socket receiver = Sockets.New(Context, SocketType.Dealer);
-        dealer.SetOption(SocketOption.SendHighWatermark, 2);
-        string endpoint = Endpoints.NewInproc();
-        dealer.Connect(endpoint);
-        int queued = FillUntilFull(dealer);
-        using var message = new MultipartMessage();
-        message.Add("a");
-        message.Add("b");
+        var (endpoint, queued) = ConnectToNobodyAndFill(dealer);
+        using var message = new MultipartMessage { "a", "b" };
 
         Assert.False(dealer.SendMultipart(message, SendFlags.DontWait));
         Assert.Equal(["a", "b"], message.Select(frame => frame.ToString()));
 
-        receiver.Bind(endpoint);
-        DrainFillers(receiver, queued);
-        Frames.AssertNothingWaiting(receiver);
+        BindAndDrainFillers(receiver, endpoint, queued);
 
         // The same message, kept intact by the refusal, can be sent once there is room.
         Assert.True(dealer.SendMultipart(message));

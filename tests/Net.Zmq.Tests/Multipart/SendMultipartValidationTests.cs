@@ -77,10 +77,7 @@ public class SendMultipartValidationTests
     {
         using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
-        using var message = new MultipartMessage();
-        message.Add("a");
-        message.Add("b");
-        message.Add("c");
+        using var message = new MultipartMessage { "a", "b", "c" };
         message[disposedAt].Dispose();
 
         Assert.Throws<ObjectDisposedException>(() => push.SendMultipart(message));
@@ -102,9 +99,7 @@ public class SendMultipartValidationTests
     {
         using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
         var (left, right) = pair;
-        using var message = new MultipartMessage();
-        message.Add("first");
-        message.Add("last");
+        using var message = new MultipartMessage { "first", "last" };
         message[1].Dispose();
 
         Assert.Throws<ObjectDisposedException>(() => right.SendMultipart(message));

@@ -45,16 +45,14 @@ public class PairInprocTests : ContextPerTest
     [Fact]
     public void Second_pair_connection_is_refused_so_messages_stay_between_the_first_two()
     {
-        using Socket left = Sockets.New(Context, SocketType.Pair);
-        using Socket right = Sockets.New(Context, SocketType.Pair);
-        using Socket intruder = Sockets.New(Context, SocketType.Pair);
-        string endpoint = Endpoints.BindInproc(left);
-        right.Connect(endpoint);
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        var (left, right) = pair;
+        using Socket intruder = Sockets.New(pair.Context, SocketType.Pair); // inproc names belong to one context
         Assert.True(right.Send("from right"));
         Assert.Equal("from right", left.RecvString());
 
         // A PAIR accepts one peer: whatever the third socket manages to queue is never delivered.
-        intruder.Connect(endpoint);
+        intruder.Connect(pair.Endpoint);
         _ = intruder.Send("from intruder", SendFlags.DontWait);
         Assert.True(right.Send("right again"));
 

@@ -9,12 +9,8 @@ public class PubSubPrefixTopicTests
     [Fact]
     public void Subscriber_gets_only_messages_whose_prefix_it_subscribed_to()
     {
-        using var pair = SocketPair.Open(SocketType.Pub, SocketType.Sub);
+        using var pair = OpenSubscribed("weather.", "news.");
         var (publisher, subscriber) = pair;
-        subscriber.Subscribe("weather.");
-        subscriber.Subscribe("news.");
-        subscriber.Subscribe(Probe);
-        Connections.AwaitSubscription(publisher, subscriber, Probe);
 
         string[] published =
         [
@@ -43,11 +39,8 @@ public class PubSubPrefixTopicTests
     [Fact]
     public void Subscriber_matches_binary_prefixes_byte_for_byte()
     {
-        using var pair = SocketPair.Open(SocketType.Pub, SocketType.Sub);
+        using var pair = OpenSubscribed(subscriber => subscriber.Subscribe([0x00, 0xFF]));
         var (publisher, subscriber) = pair;
-        subscriber.Subscribe([0x00, 0xFF]);
-        subscriber.Subscribe(Probe);
-        Connections.AwaitSubscription(publisher, subscriber, Probe);
 
         Assert.True(publisher.Send([0x00, 0xFE, 1]));
         Assert.True(publisher.Send([0x00, 0xFF, 2]));
@@ -61,12 +54,8 @@ public class PubSubPrefixTopicTests
     [Fact]
     public void Unsubscribe_stops_delivery_of_that_prefix_only()
     {
-        using var pair = SocketPair.Open(SocketType.Pub, SocketType.Sub);
+        using var pair = OpenSubscribed("weather.", "news.");
         var (publisher, subscriber) = pair;
-        subscriber.Subscribe("weather.");
-        subscriber.Subscribe("news.");
-        subscriber.Subscribe(Probe);
-        Connections.AwaitSubscription(publisher, subscriber, Probe);
 
         Assert.True(publisher.Send("news.before"));
         Assert.Equal("news.before", subscriber.RecvString());
@@ -85,10 +74,8 @@ public class PubSubPrefixTopicTests
     [Fact]
     public void Subscriber_with_an_empty_prefix_gets_every_message()
     {
-        using var pair = SocketPair.Open(SocketType.Pub, SocketType.Sub);
+        using var pair = OpenSubscribed("");
         var (publisher, subscriber) = pair;
-        subscriber.Subscribe("");
-        Connections.AwaitSubscription(publisher, subscriber, Probe);
 
         Assert.True(publisher.Send("alpha"));
         Assert.True(publisher.Send(""));
@@ -97,5 +84,27 @@ public class PubSubPrefixTopicTests
         Assert.Equal("alpha", subscriber.RecvString());
         Assert.Equal("", subscriber.RecvString());
         Assert.Equal("omega", subscriber.RecvString());
+    }
+
+    /// <summary>A PUB and a SUB subscribed to each of <paramref name="prefixes"/> (and the probe topic), the subscriptions known to the publisher.</summary>
+    private static SocketPair OpenSubscribed(params string[] prefixes) => OpenSubscribed(subscriber =>
+    {
+        foreach (string prefix in prefixes)
+        {
+            subscriber.Subscribe(prefix);
+        }
+    });
+
+    /// <summary>
+    /// A PUB and a SUB that <paramref name="subscribe"/> subscribed, and to the probe topic as well, with every
+    /// subscription known to the publisher (<see cref="Connections.AwaitSubscription"/>: they travel in order).
+    /// </summary>
+    private static SocketPair OpenSubscribed(Action<Socket> subscribe)
+    {
+        var pair = SocketPair.Open(SocketType.Pub, SocketType.Sub);
+        subscribe(pair.Connector);
+        pair.Connector.Subscribe(Probe);
+        Connections.AwaitSubscription(pair.Binder, pair.Connector, Probe);
+        return pair;
     }
 }

@@ -25,10 +25,8 @@ public class XPubXSubTests : ContextPerTest
     [Fact]
     public void Xpub_verbose_passes_every_subscription_and_the_final_unsubscription()
     {
-        using Socket publisher = Sockets.New(Context, SocketType.XPub);
-        using Socket subscriber = Sockets.New(Context, SocketType.XSub);
-        publisher.SetOption(SocketOption.XPubVerbose, true);
-        subscriber.Connect(Endpoints.BindTcp(publisher));
+        using var pair = SocketPair.Open(SocketType.XPub, SocketType.XSub, configure: (xpub, _) => xpub.SetOption(SocketOption.XPubVerbose, true));
+        var (publisher, subscriber) = pair;
 
         Assert.True(subscriber.Send(Subscription(1, "topic")));
         Assert.True(subscriber.Send(Subscription(1, "topic")));
@@ -55,18 +53,15 @@ public class XPubXSubTests : ContextPerTest
     [Fact]
     public void Xpub_without_verbose_passes_a_duplicate_subscription_only_once()
     {
-        using Socket publisher = Sockets.New(Context, SocketType.XPub);
-        using Socket first = Sockets.New(Context, SocketType.XSub);
-        using Socket second = Sockets.New(Context, SocketType.XSub);
-        string endpoint = Endpoints.BindTcp(publisher);
-        first.Connect(endpoint);
-        second.Connect(endpoint);
+        using var group = new SocketGroup(Context);
+        Socket publisher = group.New(SocketType.XPub);
+        Socket[] subscribers = group.ConnectedTo(Endpoints.BindTcp(publisher), SocketType.XSub, 2);
 
-        Assert.True(first.Send(Subscription(1, "topic")));
+        Assert.True(subscribers[0].Send(Subscription(1, "topic")));
         Assert.Equal(Subscription(1, "topic"), publisher.RecvBytes());
 
-        Assert.True(second.Send(Subscription(1, "topic")));
-        Assert.True(second.Send("marker"));
+        Assert.True(subscribers[1].Send(Subscription(1, "topic")));
+        Assert.True(subscribers[1].Send("marker"));
         Assert.Equal("marker", publisher.RecvString());
         Frames.AssertNothingWaiting(publisher);
     }

@@ -125,16 +125,13 @@ public sealed class HeldSocketFromAnotherThreadTests
     /// <summary>While the proxy runs, its frontend is its own: another thread's calls on it are refused, every one.</summary>
     private static void ProxyRace()
     {
-        using var context = new Context();
+        using var context = Sockets.NewContext();
         using var frontend = new Socket(context, SocketType.Pull);
         using var backend = new Socket(context, SocketType.Push);
         using var source = new Socket(context, SocketType.Push);
-        using var sink = new Socket(context, SocketType.Pull);
-        frontend.Bind("inproc://proxy-front");
-        backend.Bind("inproc://proxy-back");
-        source.Connect("inproc://proxy-front");
-        sink.Connect("inproc://proxy-back");
-        sink.SetOption(SocketOption.ReceiveTimeout, Timeouts.WaitMs);
+        using var sink = Sockets.New(context, SocketType.Pull);
+        source.Connect(Endpoints.BindInproc(frontend));
+        sink.Connect(Endpoints.BindInproc(backend));
         var proxy = BackgroundWork.Start("proxy", () => Proxy.Start(frontend, backend));
 
         // Once a frame went through, the proxy runs (and holds the claim of every socket it has).

@@ -10,55 +10,37 @@ public class PollerThousandPairsTests
     {
         const int Pairs = 1000;
         int[] chosen = [0, 7, 499, 500, 998, 999];
-        using var context = new Context(ioThreads: 1, maxSockets: 2 * Pairs + 16) { DefaultLinger = TimeSpan.Zero };
-        var watched = new Socket[Pairs];
-        var peers = new Socket[Pairs];
-        try
+        using var group = SocketGroup.WithOwnContext(maxSockets: 2 * Pairs + 16);
+        var (watched, peers) = group.Pairs(SocketType.Pair, SocketType.Pair, Pairs, inproc: true);
+        using var poller = new Poller();
+        int[] indices = watched.Select(socket => poller.Add(socket, PollEvents.In)).ToArray();
+
+        Assert.Equal(Pairs, poller.Count);
+        Assert.Equal(0, poller.Poll(0));
+
+        foreach (int i in chosen)
         {
-            using var poller = new Poller();
-            var indices = new int[Pairs];
-            for (int i = 0; i < Pairs; i++)
-            {
-                watched[i] = new Socket(context, SocketType.Pair);
-                peers[i] = new Socket(context, SocketType.Pair);
-                peers[i].Connect(Endpoints.BindInproc(watched[i]));
-                indices[i] = poller.Add(watched[i], PollEvents.In);
-            }
-
-            Assert.Equal(Pairs, poller.Count);
-            Assert.Equal(0, poller.Poll(0));
-
-            foreach (int i in chosen)
-            {
-                Assert.True(peers[i].Send($"message for {i}"));
-            }
-
-            var seen = new HashSet<int>();
-            var clock = Stopwatch.StartNew();
-            while (seen.Count < chosen.Length)
-            {
-                int ready = poller.Poll(Timeouts.WaitMs);
-                int[] readable = Enumerable.Range(0, Pairs).Where(i => poller.IsReadable(indices[i])).ToArray();
-                Assert.Equal(ready, readable.Length);
-                Assert.Subset(chosen.ToHashSet(), readable.ToHashSet());
-                seen.UnionWith(readable);
-                Assert.True(ready > 0 && clock.Elapsed < Timeouts.Wait, $"only {seen.Count} of {chosen.Length} became readable");
-            }
-
-            foreach (int i in chosen)
-            {
-                Assert.True(watched[i].TryRecvString(out string? text));
-                Assert.Equal($"message for {i}", text);
-            }
-
-            Assert.Equal(0, poller.Poll(0));
+            Assert.True(peers[i].Send($"message for {i}"));
         }
-        finally
+
+        var seen = new HashSet<int>();
+        var clock = Stopwatch.StartNew();
+        while (seen.Count < chosen.Length)
         {
-            foreach (Socket? socket in watched.Concat(peers))
-            {
-                socket?.Dispose();
-            }
+            int ready = poller.Poll(Timeouts.WaitMs);
+            int[] readable = Enumerable.Range(0, Pairs).Where(i => poller.IsReadable(indices[i])).ToArray();
+            Assert.Equal(ready, readable.Length);
+            Assert.Subset(chosen.ToHashSet(), readable.ToHashSet());
+            seen.UnionWith(readable);
+            Assert.True(ready > 0 && clock.Elapsed < Timeouts.Wait, $"only {seen.Count} of {chosen.Length} became readable");
         }
+
+        foreach (int i in chosen)
+        {
+            Assert.True(watched[i].TryRecvString(out string? text));
+            Assert.Equal($"message for {i}", text);
+        }
+
+        Assert.Equal(0, poller.Poll(0));
     }
 }

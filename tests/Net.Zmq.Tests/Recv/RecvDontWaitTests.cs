@@ -52,10 +52,7 @@ public class RecvDontWaitTests : ContextPerTest
         Assert.True(push.Send("ready"));
 
         // Wait for the frame with a poll, then take it without blocking.
-        using var poller = new Poller(1);
-        int index = poller.Add(pull, PollEvents.In);
-        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
-        Assert.True(poller.IsReadable(index));
+        Frames.AwaitWaiting(pull);
 
         var buffer = new byte[16];
         Assert.Equal(5, pull.Recv(buffer, RecvFlags.DontWait));

@@ -49,12 +49,13 @@ internal sealed class RouterToRouterLink : IDisposable
     }
 
     /// <summary>
-    /// Runs <paramref name="receiveLoop"/> on a background thread while this thread sends every message; fails when
-    /// the loop does not finish in time. A failure of the loop is reported before a send timeout it may have caused.
+    /// Runs <paramref name="receiveLoop"/> on a background thread, given a buffer for the routing id (32 bytes) and one
+    /// for the payload (128 bytes), while this thread sends every message; fails when the loop does not finish in time.
+    /// A failure of the loop is reported before a send timeout it may have caused.
     /// </summary>
-    public void Run(Action receiveLoop)
+    public void Run(Action<byte[], byte[]> receiveLoop)
     {
-        BackgroundWork receiver = BackgroundWork.Start("receive loop", receiveLoop);
+        BackgroundWork receiver = BackgroundWork.Start("receive loop", () => receiveLoop(new byte[32], new byte[128]));
         ZmqException? sendFailure = null;
         try
         {

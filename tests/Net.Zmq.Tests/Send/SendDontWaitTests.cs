@@ -9,10 +9,8 @@ namespace Net.Zmq.Tests.Send;
 /// </summary>
 public sealed class SendDontWaitTests
 {
-    public static TheoryData<string> Overloads => SendOverloads.Names;
-
     [Theory]
-    [MemberData(nameof(Overloads))]
+    [MemberData(nameof(SendOverloads.Names), MemberType = typeof(SendOverloads))]
     public void Each_overload_returns_false_at_once_when_no_peer_can_take_the_frame(string overload)
     {
         // A PUSH with no connection has nowhere to queue a frame.

@@ -6,10 +6,8 @@ namespace Net.Zmq.Tests.Send;
 /// <summary>Every synchronous send overload delivers exactly the bytes it was given, as one frame or as a part of one message.</summary>
 public sealed class SendOverloadTests
 {
-    public static TheoryData<string> Overloads => SendOverloads.Names;
-
     [Theory]
-    [MemberData(nameof(Overloads))]
+    [MemberData(nameof(SendOverloads.Names), MemberType = typeof(SendOverloads))]
     public void Each_overload_delivers_its_bytes_as_one_frame(string overload)
     {
         using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
@@ -28,7 +26,7 @@ public sealed class SendOverloadTests
     }
 
     [Theory]
-    [MemberData(nameof(Overloads))]
+    [MemberData(nameof(SendOverloads.Names), MemberType = typeof(SendOverloads))]
     public void SendMore_makes_the_next_frame_part_of_the_same_message(string overload)
     {
         using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);

@@ -1,6 +1,6 @@
 namespace Net.Zmq.Tests.Support;
 
-/// <summary>Sends and receives whole messages as text, and checks that nothing is left waiting.</summary>
+/// <summary>Sends and receives whole messages as text, waits for a frame to arrive, and checks that nothing is left waiting.</summary>
 internal static class Frames
 {
     /// <summary>Sends <paramref name="frames"/> as one multipart message; asserts every frame was queued.</summary>
@@ -17,6 +17,14 @@ internal static class Frames
     {
         using MultipartMessage message = socket.RecvMultipart();
         return message.Select(frame => frame.ToString()).ToArray();
+    }
+
+    /// <summary>Waits, for <see cref="Timeouts.Wait"/> at the most, until a frame is waiting on <paramref name="socket"/>; receives nothing.</summary>
+    public static void AwaitWaiting(Socket socket)
+    {
+        using var poller = new Poller(1);
+        poller.Add(socket, PollEvents.In);
+        Assert.True(poller.Poll(Timeouts.WaitMs) == 1, "no frame arrived in time");
     }
 
     /// <summary>Asserts that no frame at all is waiting on <paramref name="socket"/> right now.</summary>

@@ -8,7 +8,25 @@ public class TimedRecvTests
 {
     private static readonly TimeSpan s_short = TimeSpan.FromMilliseconds(150);
 
-    public static TheoryData<string> Forms => ["span", "message", "string", "bytes", "multipart", "multipart into"];
+    private static readonly string[] s_forms = ["span", "message", "string", "bytes", "multipart", "multipart into"];
+
+    public static TheoryData<string> Forms => new(s_forms);
+
+    /// <summary>Each form with a timeout of <see cref="Timeouts.Wait"/> (false) and with an infinite one (true).</summary>
+    public static TheoryData<string, bool> FormsWaitingLongOrForever
+    {
+        get
+        {
+            var data = new TheoryData<string, bool>();
+            foreach (string form in s_forms)
+            {
+                data.Add(form, false);
+                data.Add(form, true);
+            }
+
+            return data;
+        }
+    }
 
     [Theory]
     [MemberData(nameof(Forms))]
@@ -26,28 +44,15 @@ public class TimedRecvTests
     }
 
     [Theory]
-    [MemberData(nameof(Forms))]
-    public async Task A_timed_receive_returns_a_frame_that_arrives_while_it_waits(string form)
+    [MemberData(nameof(FormsWaitingLongOrForever))]
+    public async Task A_timed_receive_waits_and_returns_a_frame_that_arrives_while_it_waits(string form, bool infinite)
     {
         using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
-        Task<string?> receive = Waits.StartBlocked(() => TimedRecv(pull, form, Timeouts.Wait, out string? text) ? text : null);
+        TimeSpan timeout = infinite ? Timeout.InfiniteTimeSpan : Timeouts.Wait;
+        Task<string?> receive = Waits.StartBlocked(() => TimedRecv(pull, form, timeout, out string? text) ? text : null);
 
-        push.Send("hello");
-
-        Assert.True(await Waits.FinishesAsync(receive), "the receive did not return");
-        Assert.Equal("hello", await receive);
-    }
-
-    [Theory]
-    [MemberData(nameof(Forms))]
-    public async Task An_infinite_timed_receive_waits_until_a_frame_comes(string form)
-    {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
-        var (pull, push) = pair;
-        Task<string?> receive = Waits.StartBlocked(() => TimedRecv(pull, form, Timeout.InfiniteTimeSpan, out string? text) ? text : null);
-
-        Assert.False(await Waits.FinishesAsync(receive, s_short), "an infinite receive returned with nothing sent");
+        Assert.False(await Waits.FinishesAsync(receive, s_short), "the receive returned with nothing sent");
         push.Send("late");
 
         Assert.True(await Waits.FinishesAsync(receive), "the receive did not return");
@@ -65,7 +70,7 @@ public class TimedRecvTests
         Assert.True(stopwatch.Elapsed < TimeSpan.FromMilliseconds(100), $"a zero timeout took {stopwatch.Elapsed}");
 
         push.Send("now");
-        WaitReadable(pull);
+        Frames.AwaitWaiting(pull);
         Assert.True(TimedRecv(pull, form, TimeSpan.Zero, out string? text));
         Assert.Equal("now", text);
     }
@@ -75,8 +80,7 @@ public class TimedRecvTests
     {
         using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
-        using var reused = new MultipartMessage();
-        reused.Add("stale");
+        using var reused = new MultipartMessage { "stale" };
         Assert.False(pull.TryRecvMultipart(reused, s_short));
         Assert.True(reused.IsEmpty);
 
@@ -209,12 +213,5 @@ public class TimedRecvTests
                 return received;
             }
         }
-    }
-
-    private static void WaitReadable(Socket socket)
-    {
-        using var poller = new Poller(1);
-        poller.Add(socket, PollEvents.In);
-        Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
     }
 }

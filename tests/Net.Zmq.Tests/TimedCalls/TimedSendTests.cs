@@ -45,10 +45,7 @@ public class TimedSendTests
     {
         using var pair = SocketPair.OpenUnconnected(SocketType.Pull, SocketType.Push);
         var (pull, push) = pair;
-        using var message = new MultipartMessage();
-        message.Add("one");
-        message.Add("two");
-        message.Add("three");
+        using var message = new MultipartMessage { "one", "two", "three" };
 
         Assert.False(push.TrySendMultipart(message, s_short));
         Assert.Equal(["one", "two", "three"], message.Select(frame => frame.ToString()));

@@ -2,15 +2,14 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Patterns;
 
-public class DealerRouterEnvelopeTests : ContextPerTest
+/// <summary>What a ROUTER sees of a DEALER's or a REQ's message (routing id, delimiter, payload) and how its reply finds its way back.</summary>
+public class RouterEnvelopeTests : ContextPerTest
 {
     [Fact]
     public void Router_sees_routing_id_and_payload_and_dealer_gets_payload_only()
     {
-        using Socket router = Sockets.New(Context, SocketType.Router);
-        using Socket dealer = Sockets.New(Context, SocketType.Dealer);
-        dealer.SetOption(SocketOption.RoutingId, "dealer-1");
-        dealer.Connect(Endpoints.BindTcp(router));
+        using var pair = SocketPair.Open(SocketType.Router, SocketType.Dealer, configure: (_, dealer) => dealer.SetOption(SocketOption.RoutingId, "dealer-1"));
+        var (router, dealer) = pair;
 
         Assert.True(dealer.Send("hello"));
 
@@ -89,5 +88,33 @@ public class DealerRouterEnvelopeTests : ContextPerTest
         Assert.True(router.Send("result"));
 
         Assert.Equal(["done", "result"], Frames.RecvStrings(dealer));
+    }
+
+    [Fact]
+    public void Router_receives_routing_id_empty_delimiter_and_payload_from_req()
+    {
+        using var pair = SocketPair.Open(SocketType.Router, SocketType.Req, configure: (_, req) => req.SetOption(SocketOption.RoutingId, "client-7"));
+        var (router, client) = pair;
+
+        Assert.True(client.Send("request"));
+
+        using MultipartMessage envelope = router.RecvMultipart();
+        Assert.Equal(3, envelope.Count);
+        Assert.Equal("client-7", envelope[0].ToString());
+        Assert.Equal(0, envelope[1].Size);
+        Assert.True(envelope[1].More);
+        Assert.Equal("request", envelope[2].ToString());
+        Assert.False(envelope[2].More);
+
+        // Replying with the same envelope delivers just the payload to the REQ.
+        using var reply = new MultipartMessage();
+        reply.Add("client-7");
+        reply.AddEmpty();
+        reply.Add("reply");
+        Assert.True(router.SendMultipart(reply));
+
+        using MultipartMessage answer = client.RecvMultipart();
+        Assert.Single(answer);
+        Assert.Equal("reply", answer[0].ToString());
     }
 }
