@@ -8,8 +8,10 @@ public class ScatterGatherPeerChannelTests : ContextPerTest
     public void Gather_fair_queues_what_two_scatters_send()
     {
         DraftSupport.RequireDraft();
-        using var fan = SocketFan.Open(Context, SocketType.Gather, SocketType.Scatter);
-        var (gather, left, right) = fan;
+        using var group = new SocketGroup(Context);
+        Socket gather = group.New(SocketType.Gather);
+        Socket[] scatters = group.ConnectedTo(Endpoints.BindTcp(gather), SocketType.Scatter, 2);
+        var (left, right) = (scatters[0], scatters[1]);
 
         for (int i = 0; i < 5; i++)
         {

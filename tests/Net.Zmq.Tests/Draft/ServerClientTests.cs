@@ -8,8 +8,10 @@ public class ServerClientTests : ContextPerTest
     public void Server_answers_each_client_through_the_routing_id_its_request_carried()
     {
         DraftSupport.RequireDraft();
-        using var fan = SocketFan.Open(Context, SocketType.Server, SocketType.Client);
-        var (server, first, second) = fan;
+        using var group = new SocketGroup(Context);
+        Socket server = group.New(SocketType.Server);
+        Socket[] clients = group.ConnectedTo(Endpoints.BindTcp(server), SocketType.Client, 2);
+        var (first, second) = (clients[0], clients[1]);
 
         DraftSupport.Send(first, "from first");
         DraftSupport.Send(second, "from second");
