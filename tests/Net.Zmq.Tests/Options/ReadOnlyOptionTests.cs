@@ -172,4 +172,15 @@ public class ReadOnlyOptionTests : ContextPerTest
 
         Assert.Equal(endpoint, socket.LastEndpoint);
     }
+
+    [Fact]
+    public void Writing_a_read_only_option_throws_ArgumentException_naming_the_option()
+    {
+        using var socket = new Socket(Context, SocketType.Dealer);
+
+        var ex = Assert.Throws<ArgumentException>(() => socket.SetOption(SocketOption.Events, 0));
+
+        Assert.Equal("option", ex.ParamName);
+        Assert.Contains("read-only", ex.Message, StringComparison.Ordinal);
+    }
 }
