@@ -25,7 +25,7 @@ public abstract class AuthenticatorPerTest : IDisposable
         GC.SuppressFinalize(this);
     }
 
-    /// <summary>Disposes the authenticator, then the context; a derived class disposes what it adds, then calls this.</summary>
+    /// <summary>Disposes the authenticator, then the context; a derived class that holds more disposes it too and calls this.</summary>
     protected virtual void Dispose(bool disposing)
     {
         Authenticator.Dispose();
