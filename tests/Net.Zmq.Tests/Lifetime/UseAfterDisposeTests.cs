@@ -118,30 +118,6 @@ public class UseAfterDisposeTests : ContextPerTest
     }
 
     [Fact]
-    public void Socket_disposed_while_registered_makes_Poll_throw_ObjectDisposedException()
-    {
-        using var poller = new Poller();
-        var socket = new Socket(Context, SocketType.Pull);
-        poller.Add(socket, PollEvents.In);
-
-        socket.Dispose();
-
-        Assert.Throws<ObjectDisposedException>(() => poller.Poll(0));
-    }
-
-    [Fact]
-    public void IsDisposed_is_true_right_after_Dispose_even_while_a_poller_holds_the_socket()
-    {
-        using var poller = new Poller();
-        var socket = new Socket(Context, SocketType.Pull);
-        poller.Add(socket, PollEvents.In);
-
-        socket.Dispose();
-
-        Assert.True(socket.IsDisposed);
-    }
-
-    [Fact]
     public void Socket_disposed_while_registered_in_a_poller_refuses_further_calls()
     {
         using var poller = new Poller();
