@@ -30,8 +30,17 @@ public abstract class PushPullPerTest : IDisposable
     /// <inheritdoc />
     public void Dispose()
     {
-        Timeout.Dispose();
-        _pair?.Dispose();
+        Dispose(disposing: true);
         GC.SuppressFinalize(this);
+    }
+
+    /// <summary>Disposes the pair and the timeout; a derived class disposes first what holds the pair's sockets.</summary>
+    protected virtual void Dispose(bool disposing)
+    {
+        if (disposing)
+        {
+            Timeout.Dispose();
+            _pair?.Dispose();
+        }
     }
 }
