@@ -7,11 +7,11 @@ namespace Net.Zmq.Tests.Support;
 /// </summary>
 public abstract class PushPullPerTest : IDisposable
 {
-    private readonly bool _inproc;
-    private SocketPair? _pair;
+    private readonly Lazy<SocketPair> _pair;
 
     /// <param name="inproc">Whether the pair connects over a fresh inproc name instead of loopback tcp.</param>
-    protected PushPullPerTest(bool inproc = false) => _inproc = inproc;
+    protected PushPullPerTest(bool inproc = false) =>
+        _pair = new(() => SocketPair.Open(SocketType.Pull, SocketType.Push, inproc)); // thread-safe: one pair per test
 
     /// <summary>The sending side, connected to <see cref="Pull"/>.</summary>
     protected Socket Push => Pair.Connector;
@@ -25,7 +25,7 @@ public abstract class PushPullPerTest : IDisposable
     /// <summary>Cancels after <see cref="Timeouts.Wait"/>: the token for every await of the test.</summary>
     protected CancellationTokenSource Timeout { get; } = new(Timeouts.Wait);
 
-    private SocketPair Pair => _pair ??= SocketPair.Open(SocketType.Pull, SocketType.Push, _inproc);
+    private SocketPair Pair => _pair.Value;
 
     /// <inheritdoc />
     public void Dispose()
@@ -40,7 +40,10 @@ public abstract class PushPullPerTest : IDisposable
         if (disposing)
         {
             Timeout.Dispose();
-            _pair?.Dispose();
+            if (_pair.IsValueCreated)
+            {
+                _pair.Value.Dispose();
+            }
         }
     }
 }
