@@ -54,8 +54,7 @@ public sealed class ActorStopTests : ContextPerTest
     [Fact]
     public async Task Context_shutdown_ends_a_blocked_handler_as_a_normal_end()
     {
-        using Context context = Sockets.NewContext();
-        var actor = new Actor(context, pipe =>
+        var actor = new Actor(Context, pipe =>
         {
             pipe.Send("blocking");
             pipe.Recv(); // ends with ContextTerminatedException
@@ -63,7 +62,7 @@ public sealed class ActorStopTests : ContextPerTest
         actor.Pipe.WithTimeouts();
         Assert.Equal("blocking", actor.Pipe.RecvString());
 
-        context.Shutdown();
+        Context.Shutdown();
 
         Assert.True(await Waits.FinishesAsync(actor.Completion), "the handler should end when its context is shut down");
         Assert.True(actor.Completion.IsCompletedSuccessfully);

@@ -8,13 +8,12 @@ namespace Net.Zmq.Tests.Actors;
 /// Once the handler has ended, a send on the pipe fails at once saying the actor has stopped (it used to wait forever
 /// for a reader that was gone), every time; and Dispose works from a thread other than the owner's.
 /// </summary>
-public sealed class ActorStoppedTests(ITestOutputHelper output)
+public sealed class ActorStoppedTests(ITestOutputHelper output) : ContextPerTest
 {
     [Fact]
     public async Task Sending_to_an_actor_whose_handler_returned_throws_at_once_every_time()
     {
-        using Context context = Sockets.NewContext();
-        var actor = new Actor(context, pipe =>
+        var actor = new Actor(Context, pipe =>
         {
             while (pipe.RecvString() != "quit")
             {
@@ -39,8 +38,7 @@ public sealed class ActorStoppedTests(ITestOutputHelper output)
     [Fact]
     public async Task Sending_to_an_actor_whose_handler_threw_names_the_handlers_exception()
     {
-        using Context context = Sockets.NewContext();
-        var actor = new Actor(context, pipe =>
+        var actor = new Actor(Context, pipe =>
         {
             pipe.RecvString();
             throw new FormatException("bad command");
@@ -61,9 +59,8 @@ public sealed class ActorStoppedTests(ITestOutputHelper output)
     [Fact]
     public async Task Dispose_from_a_thread_other_than_the_owner_stops_the_handler()
     {
-        using Context context = Sockets.NewContext();
         string? received = null;
-        var actor = new Actor(context, pipe =>
+        var actor = new Actor(Context, pipe =>
         {
             while (true)
             {
@@ -101,9 +98,8 @@ public sealed class ActorStoppedTests(ITestOutputHelper output)
             return;
         }
 
-        using Context context = Sockets.NewContext();
         using var reply = new ManualResetEventSlim();
-        var actor = new Actor(context, pipe =>
+        var actor = new Actor(Context, pipe =>
         {
             while (true)
             {
@@ -143,10 +139,9 @@ public sealed class ActorStoppedTests(ITestOutputHelper output)
             return;
         }
 
-        using Context context = Sockets.NewContext();
         using var reply = new ManualResetEventSlim();
         string? last = null;
-        var actor = new Actor(context, pipe =>
+        var actor = new Actor(Context, pipe =>
         {
             while ((last = pipe.RecvString()) != Actor.StopCommand)
             {

@@ -6,7 +6,7 @@ namespace Net.Zmq.Tests.Async;
 /// Bad arguments throw from the call itself, before anything reaches libzmq: no frame is consumed or queued, and
 /// an operation already pending is not disturbed.
 /// </summary>
-public sealed class AsyncArgumentErrorTests : PushPullTests
+public sealed class AsyncArgumentErrorTests : PushPullPerTest
 {
     [Fact]
     public async Task Null_receive_arguments_throw_synchronously_and_the_waiting_frame_stays_for_the_next_receive()

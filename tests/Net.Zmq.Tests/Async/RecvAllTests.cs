@@ -3,25 +3,23 @@ using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Async;
 
 /// <summary>RecvAllAsync and RecvAllMultipartAsync feed an await foreach until the socket or its context goes away.</summary>
-public sealed class RecvAllTests
+public sealed class RecvAllTests : PushPullPerTest
 {
     private const int Count = 200;
 
     [Fact]
     public async Task RecvAllAsync_yields_every_frame_in_order()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
-        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         Task sending = Waits.Run(() =>
         {
             for (int i = 0; i < Count; i++)
             {
-                pair.Connector.Send($"frame {i}");
+                Push.Send($"frame {i}");
             }
         });
 
         int received = 0;
-        await foreach (Message frame in pair.Binder.RecvAllAsync(timeout.Token))
+        await foreach (Message frame in Pull.RecvAllAsync(Timeout.Token))
         {
             Assert.Equal($"frame {received}", frame.ToString());
             if (++received == Count)
@@ -37,18 +35,16 @@ public sealed class RecvAllTests
     [Fact]
     public async Task RecvAllMultipartAsync_yields_every_whole_message_in_order()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
-        using var timeout = new CancellationTokenSource(Timeouts.Wait);
         Task sending = Waits.Run(() =>
         {
             for (int i = 0; i < Count; i++)
             {
-                Frames.SendStrings(pair.Connector, "head", $"body {i}");
+                Frames.SendStrings(Push, "head", $"body {i}");
             }
         });
 
         int received = 0;
-        await foreach (MultipartMessage message in pair.Binder.RecvAllMultipartAsync(timeout.Token))
+        await foreach (MultipartMessage message in Pull.RecvAllMultipartAsync(Timeout.Token))
         {
             Assert.Equal(new[] { "head", $"body {received}" }, message.Select(frame => frame.ToString()));
             if (++received == Count)
@@ -68,13 +64,8 @@ public sealed class RecvAllTests
     [InlineData(true, true)]
     public async Task The_loop_ends_quietly_when_the_socket_is_disposed_or_the_context_shut_down(bool multipart, bool shutDownContext)
     {
-        Context context = Sockets.NewContext();
-        var pull = new Socket(context, SocketType.Pull);
-        using var push = new Socket(context, SocketType.Push);
-        using var timeout = new CancellationTokenSource(Timeouts.Wait);
-        push.Connect(Endpoints.BindInproc(pull));
-        push.Send("one");
-        push.Send("two");
+        Push.Send("one");
+        Push.Send("two");
 
         var seen = new List<string>();
         var bothSeen = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -82,14 +73,14 @@ public sealed class RecvAllTests
         {
             if (multipart)
             {
-                await foreach (MultipartMessage message in pull.RecvAllMultipartAsync(timeout.Token))
+                await foreach (MultipartMessage message in Pull.RecvAllMultipartAsync(Timeout.Token))
                 {
                     Saw(message[0].ToString());
                 }
             }
             else
             {
-                await foreach (Message frame in pull.RecvAllAsync(timeout.Token))
+                await foreach (Message frame in Pull.RecvAllAsync(Timeout.Token))
                 {
                     Saw(frame.ToString());
                 }
@@ -109,31 +100,27 @@ public sealed class RecvAllTests
         Assert.True(await Waits.FinishesAsync(bothSeen.Task), "the loop did not receive the two frames");
         if (shutDownContext)
         {
-            context.Shutdown();
+            Context.Shutdown();
         }
         else
         {
-            pull.Dispose();
+            Pull.Dispose();
         }
 
         Assert.True(await Waits.FinishesAsync(loop), "the loop did not end");
         await loop;
         Assert.Equal(new[] { "one", "two" }, seen);
-        pull.Dispose();
-        push.Dispose();
-        context.Dispose();
     }
 
     [Fact]
     public async Task Cancellation_ends_the_loop_with_OperationCanceledException()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         using var cancel = new CancellationTokenSource(Timeouts.Wait);
-        pair.Connector.Send("only");
+        Push.Send("only");
         int received = 0;
         await Assert.ThrowsAnyAsync<OperationCanceledException>(async () =>
         {
-            await foreach (Message frame in pair.Binder.RecvAllAsync(cancel.Token))
+            await foreach (Message frame in Pull.RecvAllAsync(cancel.Token))
             {
                 received++;
                 await cancel.CancelAsync();

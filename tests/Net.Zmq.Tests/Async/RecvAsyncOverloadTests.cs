@@ -4,7 +4,7 @@ using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Async;
 
 /// <summary>Every RecvAsync form receives what the peer sent, whether the frame was already there or arrives later.</summary>
-public sealed class RecvAsyncOverloadTests : PushPullTests
+public sealed class RecvAsyncOverloadTests : PushPullPerTest
 {
     [Fact]
     public async Task RecvAsync_into_memory_returns_the_frame_size()

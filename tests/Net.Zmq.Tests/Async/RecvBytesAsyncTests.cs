@@ -3,7 +3,7 @@ using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Async;
 
 /// <summary>RecvBytesAsync: the frame as a new array, whether it was waiting or arrives later; cancellation consumes nothing.</summary>
-public sealed class RecvBytesAsyncTests : PushPullTests
+public sealed class RecvBytesAsyncTests : PushPullPerTest
 {
     [Fact]
     public async Task RecvBytesAsync_returns_a_waiting_frame_and_one_that_arrives_later()

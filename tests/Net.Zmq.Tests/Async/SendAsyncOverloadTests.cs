@@ -3,7 +3,7 @@ using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Async;
 
 /// <summary>Every SendAsync form delivers its frame, and SendMore builds multipart messages.</summary>
-public sealed class SendAsyncOverloadTests : PushPullTests
+public sealed class SendAsyncOverloadTests : PushPullPerTest
 {
     [Fact]
     public async Task SendAsync_of_read_only_memory_sends_exactly_that_slice()

@@ -3,7 +3,7 @@ using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Async;
 
 /// <summary>A receive finds a waiting frame at once; otherwise it parks and completes when the frame arrives.</summary>
-public sealed class SynchronousCompletionTests() : PushPullTests(inproc: true)
+public sealed class SynchronousCompletionTests() : PushPullPerTest(inproc: true)
 {
     [Fact]
     public async Task Every_receive_completes_synchronously_when_its_frame_is_already_waiting()

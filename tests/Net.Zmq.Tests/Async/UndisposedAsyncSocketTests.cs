@@ -10,12 +10,12 @@ namespace Net.Zmq.Tests.Async;
 [Collection(ProcessMeasurementCollection.Name)]
 public sealed class UndisposedAsyncSocketTests
 {
-    private const int Sockets = 50;
+    private const int DealerCount = 50;
 
     [Fact]
     public void Sockets_used_asynchronously_and_dropped_undisposed_are_collected_and_their_descriptors_closed()
     {
-        using var context = new Context { DefaultLinger = TimeSpan.Zero };
+        using var context = Sockets.NewContext();
         using var router = new Socket(context, SocketType.Router);
         router.Bind("tcp://127.0.0.1:*");
         int before = OpenDescriptors();
@@ -24,12 +24,12 @@ public sealed class UndisposedAsyncSocketTests
         // otherwise close some of them before the count.
         Socket?[] dealers = UseAsynchronously(context, router.LastEndpoint);
         int whileOpen = OpenDescriptors();
-        Assert.True(whileOpen - before >= Sockets, $"{Sockets} connected sockets hold descriptors ({before} -> {whileOpen})");
+        Assert.True(whileOpen - before >= DealerCount, $"{DealerCount} connected sockets hold descriptors ({before} -> {whileOpen})");
         WeakReference[] dropped = Drop(dealers);
 
         // A collection finalizes each socket's collector (which unregisters it), the next its native handle.
         var deadline = DateTime.UtcNow + Timeouts.Wait;
-        while ((dropped.Any(w => w.IsAlive) || OpenDescriptors() - before > Sockets / 5) && DateTime.UtcNow < deadline)
+        while ((dropped.Any(w => w.IsAlive) || OpenDescriptors() - before > DealerCount / 5) && DateTime.UtcNow < deadline)
         {
             GC.Collect();
             GC.WaitForPendingFinalizers();
@@ -38,14 +38,14 @@ public sealed class UndisposedAsyncSocketTests
 
         Assert.DoesNotContain(dropped, w => w.IsAlive);
         int after = OpenDescriptors();
-        Assert.True(after - before <= Sockets / 5, $"descriptors {before} -> {whileOpen} -> {after}: the dropped sockets were not closed");
+        Assert.True(after - before <= DealerCount / 5, $"descriptors {before} -> {whileOpen} -> {after}: the dropped sockets were not closed");
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static Socket?[] UseAsynchronously(Context context, string endpoint)
     {
-        var dealers = new Socket?[Sockets];
-        for (int i = 0; i < Sockets; i++)
+        var dealers = new Socket?[DealerCount];
+        for (int i = 0; i < DealerCount; i++)
         {
             var dealer = new Socket(context, SocketType.Dealer);
             dealer.Connect(endpoint);

@@ -10,7 +10,7 @@ public sealed class MetricsTests
     [Fact]
     public void The_meter_is_Net_Zmq_at_the_assembly_version_with_the_documented_instruments()
     {
-        using var context = new Context(); // makes sure the meter exists before the listener looks
+        using var context = Sockets.NewContext(); // makes sure the meter exists before the listener looks
         using var recorder = new MeterRecorder();
 
         Dictionary<string, string?> units;
@@ -46,7 +46,7 @@ public sealed class MetricsTests
         long contextsBefore = recorder.Observe("net.zmq.context.count");
         long pairsBefore = recorder.Observe("net.zmq.socket.count", "socket.type=pair");
 
-        var context = new Context();
+        var context = Sockets.NewContext();
         Socket[] sockets = [new Socket(context, SocketType.Pair), new Socket(context, SocketType.Pair), new Socket(context, SocketType.Pair)];
         long contextsOpen = recorder.Observe("net.zmq.context.count");
         long pairsOpen = recorder.Observe("net.zmq.socket.count", "socket.type=pair");

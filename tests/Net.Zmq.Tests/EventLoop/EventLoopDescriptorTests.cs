@@ -3,7 +3,6 @@ using System.Net.Sockets;
 using Net.Zmq.Discovery;
 using Net.Zmq.Tests.Discovery;
 using Net.Zmq.Tests.Support;
-using Loop = Net.Zmq.EventLoop;
 using NetSocket = System.Net.Sockets.Socket;
 
 namespace Net.Zmq.Tests.EventLoop;
@@ -12,36 +11,33 @@ namespace Net.Zmq.Tests.EventLoop;
 /// An event loop watches what a Poller watches besides ZeroMQ sockets: a .NET socket, a beacon and a raw descriptor,
 /// their handlers run on the loop thread beside a ZeroMQ socket's; disposed or removed, they are not called again.
 /// </summary>
-public sealed class EventLoopDescriptorTests
+public sealed class EventLoopDescriptorTests : LoopPerTest
 {
     [Fact]
     public async Task A_dotnet_socket_beside_a_ZeroMQ_socket_gets_its_datagrams_on_the_loop_thread()
     {
         using NetSocket udp = BoundUdp();
         using NetSocket sender = BoundUdp();
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
-        var (pull, push) = pair;
-        using var loop = new Loop();
         var datagrams = new List<string>();
         string? zmq = null;
         bool onLoopThread = true;
         var buffer = new byte[64];
-        loop.Add(udp, socket =>
+        Loop.Add(udp, socket =>
         {
-            onLoopThread &= loop.IsOnLoopThread;
+            onLoopThread &= Loop.IsOnLoopThread;
             int size = socket.Receive(buffer);
             datagrams.Add(System.Text.Encoding.UTF8.GetString(buffer, 0, size));
             StopWhenBothArrived();
         });
-        loop.Add(pull, socket =>
+        Loop.Add(Pull, socket =>
         {
             zmq = socket.RecvString();
             StopWhenBothArrived();
         });
-        Task run = loop.RunAsync();
+        Task run = Loop.RunAsync();
 
         sender.SendTo("over udp"u8.ToArray(), udp.LocalEndPoint!);
-        push.Send("over zmq");
+        Push.Send("over zmq");
 
         await LoopRuns.EndsAsync(run);
         Assert.Equal(["over udp"], datagrams);
@@ -52,7 +48,7 @@ public sealed class EventLoopDescriptorTests
         {
             if (datagrams.Count == 1 && zmq is not null)
             {
-                loop.Stop();
+                Loop.Stop();
             }
         }
     }
@@ -63,24 +59,23 @@ public sealed class EventLoopDescriptorTests
         using Beacon listener = LoopbackBeacons.First();
         using Beacon peer = LoopbackBeacons.Beside(listener);
         listener.Subscribe("node:");
-        using var loop = new Loop();
         string? heard = null;
-        loop.Add(listener, beacon =>
+        Loop.Add(listener, beacon =>
         {
             if (beacon.TryRecv(TimeSpan.Zero, out BeaconMessage? message))
             {
                 heard = message.PayloadText;
-                loop.Stop();
+                Loop.Stop();
             }
         });
-        Task run = loop.RunAsync();
+        Task run = Loop.RunAsync();
 
         peer.Publish("node:42", LoopbackBeacons.Fast);
 
         await LoopRuns.EndsAsync(run);
         Assert.Equal("node:42", heard);
-        Assert.True(loop.Remove(listener));
-        Assert.False(loop.Remove(listener));
+        Assert.True(Loop.Remove(listener));
+        Assert.False(Loop.Remove(listener));
     }
 
     [Fact]
@@ -88,43 +83,41 @@ public sealed class EventLoopDescriptorTests
     {
         using NetSocket udp = BoundUdp();
         using NetSocket sender = BoundUdp();
-        using var loop = new Loop();
         nint seenDescriptor = -1;
         PollEvents seenEvents = PollEvents.None;
-        loop.Add(udp.Handle, PollEvents.In, (descriptor, events) =>
+        Loop.Add(udp.Handle, PollEvents.In, (descriptor, events) =>
         {
             seenDescriptor = descriptor;
             seenEvents = events;
             udp.Receive(new byte[16]);
-            loop.Stop();
+            Loop.Stop();
         });
-        Assert.Throws<InvalidOperationException>(() => loop.Add(udp.Handle, PollEvents.In, (_, _) => { }));
-        Task run = loop.RunAsync();
+        Assert.Throws<InvalidOperationException>(() => Loop.Add(udp.Handle, PollEvents.In, (_, _) => { }));
+        Task run = Loop.RunAsync();
 
         sender.SendTo("x"u8.ToArray(), udp.LocalEndPoint!);
 
         await LoopRuns.EndsAsync(run);
         Assert.Equal(udp.Handle, seenDescriptor);
         Assert.Equal(PollEvents.In, seenEvents & PollEvents.In);
-        Assert.True(loop.Remove(udp.Handle));
-        Assert.Equal(0, loop.SocketCount);
+        Assert.True(Loop.Remove(udp.Handle));
+        Assert.Equal(0, Loop.SocketCount);
     }
 
     [Fact]
     public async Task A_dotnet_socket_disposed_while_registered_leaves_the_loop_and_the_loop_runs_on()
     {
         NetSocket doomed = BoundUdp();
-        using var loop = new Loop();
         int calls = 0;
-        loop.Add(doomed, _ => calls++);
-        Task run = loop.RunAsync();
+        Loop.Add(doomed, _ => calls++);
+        Task run = Loop.RunAsync();
         doomed.Dispose();
 
         // Adding the timer wakes the loop, which drops the closed socket before it polls again.
-        using EventLoopTimer wake = loop.AddOneShotTimer(Timeouts.Wait, _ => { });
-        Assert.True(SpinWait.SpinUntil(() => loop.SocketCount == 0, Timeouts.Wait), "the disposed socket stayed in the loop");
-        Assert.True(loop.IsRunning);
-        loop.Stop();
+        using EventLoopTimer wake = Loop.AddOneShotTimer(Timeouts.Wait, _ => { });
+        Assert.True(SpinWait.SpinUntil(() => Loop.SocketCount == 0, Timeouts.Wait), "the disposed socket stayed in the loop");
+        Assert.True(Loop.IsRunning);
+        Loop.Stop();
 
         await LoopRuns.EndsAsync(run);
         Assert.Equal(0, calls);
@@ -135,9 +128,8 @@ public sealed class EventLoopDescriptorTests
     {
         using NetSocket udp = BoundUdp();
         using NetSocket sender = BoundUdp();
-        using var loop = new Loop();
-        loop.Add(udp, _ => throw new InvalidDataException("handler failed"));
-        Task run = loop.RunAsync();
+        Loop.Add(udp, _ => throw new InvalidDataException("handler failed"));
+        Task run = Loop.RunAsync();
 
         sender.SendTo("x"u8.ToArray(), udp.LocalEndPoint!);
 
@@ -148,15 +140,14 @@ public sealed class EventLoopDescriptorTests
     [Fact]
     public void Arguments_are_checked()
     {
-        using var loop = new Loop();
         using NetSocket udp = BoundUdp();
-        Assert.Throws<ArgumentNullException>(() => loop.Add((NetSocket)null!, _ => { }));
-        Assert.Throws<ArgumentNullException>(() => loop.Add(udp, null!));
-        Assert.Throws<ArgumentOutOfRangeException>(() => loop.Add(-1, PollEvents.In, (_, _) => { }));
-        Assert.Throws<ArgumentException>(() => loop.Add(udp.Handle, PollEvents.Error, (_, _) => { }));
+        Assert.Throws<ArgumentNullException>(() => Loop.Add((NetSocket)null!, _ => { }));
+        Assert.Throws<ArgumentNullException>(() => Loop.Add(udp, null!));
+        Assert.Throws<ArgumentOutOfRangeException>(() => Loop.Add(-1, PollEvents.In, (_, _) => { }));
+        Assert.Throws<ArgumentException>(() => Loop.Add(udp.Handle, PollEvents.Error, (_, _) => { }));
         var beacon = LoopbackBeacons.First();
         beacon.Dispose();
-        Assert.Throws<ObjectDisposedException>(() => loop.Add(beacon, _ => { }));
+        Assert.Throws<ObjectDisposedException>(() => Loop.Add(beacon, _ => { }));
     }
 
     private static NetSocket BoundUdp()

@@ -4,32 +4,29 @@ using Loop = Net.Zmq.EventLoop;
 namespace Net.Zmq.Tests.EventLoop;
 
 /// <summary>Sockets in an event loop: their handlers run on the loop thread when they are ready, and they come and go at any time.</summary>
-public sealed class EventLoopReadinessTests : ContextPerTest
+public sealed class EventLoopReadinessTests : LoopPerTest
 {
     [Fact]
     public async Task The_receive_handler_gets_every_message_on_the_loop_thread()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
-        var (pull, push) = pair;
-        using var loop = new Loop();
         int received = 0;
         bool onLoopThread = true;
-        loop.Add(pull, socket =>
+        Loop.Add(Pull, socket =>
         {
-            onLoopThread &= loop.IsOnLoopThread;
+            onLoopThread &= Loop.IsOnLoopThread;
             while (socket.TryRecvString(out string? _))
             {
                 if (++received == 100)
                 {
-                    loop.Stop();
+                    Loop.Stop();
                 }
             }
         });
 
-        Task run = loop.RunAsync();
+        Task run = Loop.RunAsync();
         for (int i = 0; i < 100; i++)
         {
-            push.Send($"message {i}");
+            Push.Send($"message {i}");
         }
 
         await LoopRuns.EndsAsync(run);
@@ -40,25 +37,22 @@ public sealed class EventLoopReadinessTests : ContextPerTest
     [Fact]
     public async Task The_send_handler_runs_while_the_socket_can_send_and_stops_when_cleared()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
-        var (pull, push) = pair;
-        using var loop = new Loop();
         int sent = 0;
-        loop.Add(push, receiveReady: null, sendReady: socket =>
+        Loop.Add(Push, receiveReady: null, sendReady: socket =>
         {
             socket.Send($"frame {sent}");
             if (++sent == 10)
             {
-                loop.Update(socket, receiveReady: null, sendReady: null); // nothing more to send: stop watching
-                loop.Post(loop.Stop);
+                Loop.Update(socket, receiveReady: null, sendReady: null); // nothing more to send: stop watching
+                Loop.Post(Loop.Stop);
             }
         });
 
-        await LoopRuns.EndsAsync(loop.RunAsync());
+        await LoopRuns.EndsAsync(Loop.RunAsync());
         Assert.Equal(10, sent);
         for (int i = 0; i < 10; i++)
         {
-            Assert.Equal($"frame {i}", pull.RecvString());
+            Assert.Equal($"frame {i}", Pull.RecvString());
         }
     }
 
@@ -77,17 +71,16 @@ public sealed class EventLoopReadinessTests : ContextPerTest
         // Both are readable before the loop's first poll, so both are in its first pass, first before second.
         Assert.Equal(1, WaitReadable(first));
         Assert.Equal(1, WaitReadable(second));
-        using var loop = new Loop();
         bool secondCalled = false;
-        loop.Add(first, socket =>
+        Loop.Add(first, socket =>
         {
             socket.RecvString();
-            Assert.True(loop.Remove(second));
-            loop.Post(loop.Stop);
+            Assert.True(Loop.Remove(second));
+            Loop.Post(Loop.Stop);
         });
-        loop.Add(second, _ => secondCalled = true);
+        Loop.Add(second, _ => secondCalled = true);
 
-        await LoopRuns.EndsAsync(loop.RunAsync());
+        await LoopRuns.EndsAsync(Loop.RunAsync());
         Assert.False(secondCalled);
         Assert.Equal("to second", second.RecvString()); // released: usable by this thread again
     }
@@ -95,27 +88,24 @@ public sealed class EventLoopReadinessTests : ContextPerTest
     [Fact]
     public async Task Remove_from_another_thread_returns_once_the_loop_has_let_go()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
-        var (pull, push) = pair;
-        using var loop = new Loop();
         int handled = 0;
-        loop.Add(pull, socket =>
+        Loop.Add(Pull, socket =>
         {
             socket.RecvString();
             handled++;
         });
-        Task run = loop.RunAsync();
+        Task run = Loop.RunAsync();
 
-        Assert.True(loop.Remove(pull));
-        Assert.False(loop.Contains(pull));
-        Assert.False(loop.Remove(pull));
-        push.Send("after removal");
+        Assert.True(Loop.Remove(Pull));
+        Assert.False(Loop.Contains(Pull));
+        Assert.False(Loop.Remove(Pull));
+        Push.Send("after removal");
 
         // The message comes to this thread, and the socket can even go async now that no loop holds it.
         byte[] buffer = new byte[64];
-        int size = await pull.RecvAsync(buffer).AsTask().WaitAsync(Timeouts.Wait);
+        int size = await Pull.RecvAsync(buffer).AsTask().WaitAsync(Timeouts.Wait);
         Assert.Equal("after removal".Length, size);
-        loop.Stop();
+        Loop.Stop();
         await LoopRuns.EndsAsync(run);
         Assert.Equal(0, handled);
     }
@@ -123,18 +113,15 @@ public sealed class EventLoopReadinessTests : ContextPerTest
     [Fact]
     public async Task A_socket_added_from_another_thread_while_the_loop_waits_is_served()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
-        var (pull, push) = pair;
-        using var loop = new Loop();
-        Task run = loop.RunAsync();
+        Task run = Loop.RunAsync();
         string? got = null;
 
-        loop.Add(pull, socket =>
+        Loop.Add(Pull, socket =>
         {
             got = socket.RecvString();
-            loop.Stop();
+            Loop.Stop();
         });
-        push.Send("hello");
+        Push.Send("hello");
 
         await LoopRuns.EndsAsync(run);
         Assert.Equal("hello", got);
@@ -143,53 +130,45 @@ public sealed class EventLoopReadinessTests : ContextPerTest
     [Fact]
     public async Task A_socket_disposed_while_registered_leaves_the_loop()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
-        var (pull, push) = pair;
-        using var loop = new Loop();
-        loop.Add(pull, socket => socket.Dispose()); // disposed without Remove
+        Loop.Add(Pull, socket => socket.Dispose()); // disposed without Remove
         int ticks = 0;
-        loop.AddTimer(TimeSpan.FromMilliseconds(5), _ =>
+        Loop.AddTimer(TimeSpan.FromMilliseconds(5), _ =>
         {
-            if (loop.SocketCount == 0 && ++ticks == 3)
+            if (Loop.SocketCount == 0 && ++ticks == 3)
             {
-                loop.Stop(); // the loop kept running after the socket went away
+                Loop.Stop(); // the loop kept running after the socket went away
             }
         });
-        Task run = loop.RunAsync();
-        push.Send("x");
+        Task run = Loop.RunAsync();
+        Push.Send("x");
 
         await LoopRuns.EndsAsync(run);
-        Assert.True(pull.IsDisposed);
-        Assert.Equal(0, loop.SocketCount);
+        Assert.True(Pull.IsDisposed);
+        Assert.Equal(0, Loop.SocketCount);
     }
 
     [Fact]
     public async Task A_socket_used_asynchronously_or_already_added_is_refused()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
-        var (pull, push) = pair;
-        await push.SendAsync("async");
-        using var loop = new Loop();
+        await Push.SendAsync("async");
 
-        Assert.Throws<InvalidOperationException>(() => loop.Add(push, _ => { }));
-        loop.Add(pull, _ => { });
-        Assert.Throws<InvalidOperationException>(() => loop.Add(pull, _ => { }));
-        await Assert.ThrowsAsync<InvalidOperationException>(async () => await pull.RecvAsync(new byte[8]));
-        Assert.Throws<ArgumentException>(() => loop.Add(push, null, null));
+        Assert.Throws<InvalidOperationException>(() => Loop.Add(Push, _ => { }));
+        Loop.Add(Pull, _ => { });
+        Assert.Throws<InvalidOperationException>(() => Loop.Add(Pull, _ => { }));
+        await Assert.ThrowsAsync<InvalidOperationException>(async () => await Pull.RecvAsync(new byte[8]));
+        Assert.Throws<ArgumentException>(() => Loop.Add(Push, null, null));
     }
 
     [Fact]
     public async Task Disposing_the_loop_gives_its_sockets_back()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
-        var (pull, push) = pair;
         var loop = new Loop();
-        loop.Add(pull, _ => { });
+        loop.Add(Pull, _ => { });
         loop.Dispose();
 
-        push.Send("free");
-        Assert.Equal("free", await pull.RecvStringAsync().AsTask().WaitAsync(Timeouts.Wait));
-        Assert.Throws<ObjectDisposedException>(() => loop.Add(pull, _ => { }));
+        Push.Send("free");
+        Assert.Equal("free", await Pull.RecvStringAsync().AsTask().WaitAsync(Timeouts.Wait));
+        Assert.Throws<ObjectDisposedException>(() => loop.Add(Pull, _ => { }));
         Assert.Throws<ObjectDisposedException>(() => loop.Run());
     }
 

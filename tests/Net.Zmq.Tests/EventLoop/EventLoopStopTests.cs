@@ -4,53 +4,49 @@ using Loop = Net.Zmq.EventLoop;
 namespace Net.Zmq.Tests.EventLoop;
 
 /// <summary>Run, RunAsync, Stop and Dispose: from inside and outside, more than once, and what a handler's exception does.</summary>
-public sealed class EventLoopStopTests
+public sealed class EventLoopStopTests : LoopPerTest
 {
     [Fact]
     public async Task Stop_inside_a_handler_ends_Run_and_no_further_handler_runs()
     {
-        using var loop = new Loop();
         int after = 0;
-        loop.Post(() =>
+        Loop.Post(() =>
         {
-            loop.Stop();
-            loop.Stop(); // idempotent
+            Loop.Stop();
+            Loop.Stop(); // idempotent
         });
-        loop.Post(() => after++); // queued behind: not run once the loop stopped
+        Loop.Post(() => after++); // queued behind: not run once the loop stopped
 
-        await Waits.Run(loop.Run).WaitAsync(Timeouts.Wait);
+        await Waits.Run(Loop.Run).WaitAsync(Timeouts.Wait);
         Assert.Equal(0, after);
-        Assert.False(loop.IsRunning);
+        Assert.False(Loop.IsRunning);
 
         // The loop runs again, and the work left behind runs then.
-        loop.Post(loop.Stop);
-        await Waits.Run(loop.Run).WaitAsync(Timeouts.Wait);
+        Loop.Post(Loop.Stop);
+        await Waits.Run(Loop.Run).WaitAsync(Timeouts.Wait);
         Assert.Equal(1, after);
     }
 
     [Fact]
     public async Task Stop_from_another_thread_completes_RunAsync_and_is_idempotent()
     {
-        using var loop = new Loop();
-        loop.Stop(); // not running: nothing happens
-        Task run = loop.RunAsync();
-        Assert.True(loop.IsRunning);
-        Assert.Throws<InvalidOperationException>(() => { _ = loop.RunAsync(); });
+        Loop.Stop(); // not running: nothing happens
+        Task run = Loop.RunAsync();
+        Assert.True(Loop.IsRunning);
+        Assert.Throws<InvalidOperationException>(() => { _ = Loop.RunAsync(); });
 
-        loop.Stop();
-        loop.Stop();
+        Loop.Stop();
+        Loop.Stop();
 
         await LoopRuns.EndsAsync(run);
-        Assert.False(loop.IsRunning);
+        Assert.False(Loop.IsRunning);
     }
 
     [Fact]
     public async Task Dispose_from_another_thread_stops_the_loop_and_gives_the_sockets_back()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
-        var (pull, push) = pair;
         var loop = new Loop();
-        loop.Add(pull, socket => socket.RecvString());
+        loop.Add(Pull, socket => socket.RecvString());
         EventLoopTimer timer = loop.AddTimer(TimeSpan.FromSeconds(10), _ => { });
         Task run = loop.RunAsync();
 
@@ -58,15 +54,13 @@ public sealed class EventLoopStopTests
 
         await LoopRuns.EndsAsync(run);
         Assert.True(timer.IsDisposed);
-        push.Send("mine again");
-        Assert.Equal("mine again", await pull.RecvStringAsync().AsTask().WaitAsync(Timeouts.Wait));
+        Push.Send("mine again");
+        Assert.Equal("mine again", await Pull.RecvStringAsync().AsTask().WaitAsync(Timeouts.Wait));
     }
 
     [Fact]
     public async Task A_handler_under_way_when_another_thread_disposes_the_loop_finishes_its_changes()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
-        var (pull, push) = pair;
         var loop = new Loop();
         EventLoopTimer timer = loop.AddTimer(TimeSpan.FromSeconds(10), _ => { });
         using var inHandler = new ManualResetEventSlim();
@@ -77,8 +71,8 @@ public sealed class EventLoopStopTests
 
             // Dispose waits for this handler; what it changes meanwhile is not refused, and is let go when the loop ends.
             timer.Restart();
-            loop.Add(pull, _ => { });
-            loop.Update(pull, null, null);
+            loop.Add(Pull, _ => { });
+            loop.Update(Pull, null, null);
             loop.Post(() => { });
         });
         Task run = loop.RunAsync();
@@ -89,8 +83,8 @@ public sealed class EventLoopStopTests
         await LoopRuns.EndsAsync(run);
         Assert.True(timer.IsDisposed);
         Assert.Equal(0, loop.SocketCount);
-        push.Send("released");
-        Assert.Equal("released", await pull.RecvStringAsync().AsTask().WaitAsync(Timeouts.Wait));
+        Push.Send("released");
+        Assert.Equal("released", await Pull.RecvStringAsync().AsTask().WaitAsync(Timeouts.Wait));
     }
 
     [Fact]
@@ -107,36 +101,30 @@ public sealed class EventLoopStopTests
     [Fact]
     public async Task A_socket_handler_that_throws_stops_the_loop_and_Run_rethrows_it()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
-        var (pull, push) = pair;
-        using var loop = new Loop();
-        loop.Add(pull, socket =>
+        Loop.Add(Pull, socket =>
         {
             socket.RecvString();
             throw new FormatException("bad request");
         });
-        push.Send("x");
+        Push.Send("x");
 
-        Task run = Waits.Run(loop.Run);
+        Task run = Waits.Run(Loop.Run);
         var thrown = await Assert.ThrowsAsync<FormatException>(() => run.WaitAsync(Timeouts.Wait));
         Assert.Equal("bad request", thrown.Message);
-        Assert.False(loop.IsRunning);
-        Assert.True(loop.Contains(pull)); // registrations stay: the loop may run again
+        Assert.False(Loop.IsRunning);
+        Assert.True(Loop.Contains(Pull)); // registrations stay: the loop may run again
     }
 
     [Fact]
     public async Task Shutting_down_the_context_of_a_registered_socket_stops_the_loop_with_ContextTerminatedException()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
-        var (pull, _) = pair;
-        using var loop = new Loop();
-        loop.Add(pull, socket => socket.RecvString());
+        Loop.Add(Pull, socket => socket.RecvString());
         using var running = new ManualResetEventSlim();
-        loop.Post(running.Set);
-        Task run = loop.RunAsync();
+        Loop.Post(running.Set);
+        Task run = Loop.RunAsync();
         Assert.True(running.Wait(Timeouts.Wait));
 
-        pair.Context.Shutdown();
+        Context.Shutdown();
 
         await Assert.ThrowsAsync<ContextTerminatedException>(() => run.WaitAsync(Timeouts.Wait));
     }
@@ -144,14 +132,13 @@ public sealed class EventLoopStopTests
     [Fact]
     public async Task A_timer_or_queue_handler_that_throws_fails_the_task_of_RunAsync()
     {
-        using var loop = new Loop();
-        loop.AddOneShotTimer(TimeSpan.FromMilliseconds(1), _ => throw new InvalidDataException("from a timer"));
-        var fromTimer = await Assert.ThrowsAsync<InvalidDataException>(() => loop.RunAsync().WaitAsync(Timeouts.Wait));
+        Loop.AddOneShotTimer(TimeSpan.FromMilliseconds(1), _ => throw new InvalidDataException("from a timer"));
+        var fromTimer = await Assert.ThrowsAsync<InvalidDataException>(() => Loop.RunAsync().WaitAsync(Timeouts.Wait));
         Assert.Equal("from a timer", fromTimer.Message);
 
-        EventLoopQueue<int> queue = loop.AddQueue<int>(_ => throw new InvalidDataException("from a queue"));
+        EventLoopQueue<int> queue = Loop.AddQueue<int>(_ => throw new InvalidDataException("from a queue"));
         queue.Enqueue(1);
-        var fromQueue = await Assert.ThrowsAsync<InvalidDataException>(() => loop.RunAsync().WaitAsync(Timeouts.Wait));
+        var fromQueue = await Assert.ThrowsAsync<InvalidDataException>(() => Loop.RunAsync().WaitAsync(Timeouts.Wait));
         Assert.Equal("from a queue", fromQueue.Message);
     }
 }

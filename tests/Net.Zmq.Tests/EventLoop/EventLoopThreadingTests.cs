@@ -1,30 +1,26 @@
 using Net.Zmq.Tests.Support;
-using Loop = Net.Zmq.EventLoop;
 
 namespace Net.Zmq.Tests.EventLoop;
 
 /// <summary>Where code runs: await in a handler resumes on the loop thread; work posted from outside runs there.</summary>
-public sealed class EventLoopThreadingTests
+public sealed class EventLoopThreadingTests : LoopPerTest
 {
     [Fact]
     public async Task Await_inside_a_handler_resumes_on_the_loop_thread()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
-        var (pull, push) = pair;
-        using var loop = new Loop();
         var threads = new List<bool>();
-        loop.Add(pull, async socket =>
+        Loop.Add(Pull, async socket =>
         {
             socket.RecvString();
-            threads.Add(loop.IsOnLoopThread);
+            threads.Add(Loop.IsOnLoopThread);
             await Task.Delay(10);                   // completes on a timer thread
-            threads.Add(loop.IsOnLoopThread);
+            threads.Add(Loop.IsOnLoopThread);
             await Task.Run(() => Thread.Sleep(1));  // completes on the thread pool
-            threads.Add(loop.IsOnLoopThread);
-            loop.Stop();
+            threads.Add(Loop.IsOnLoopThread);
+            Loop.Stop();
         });
-        Task run = loop.RunAsync();
-        push.Send("go");
+        Task run = Loop.RunAsync();
+        Push.Send("go");
 
         await LoopRuns.EndsAsync(run);
         Assert.Equal([true, true, true], threads);
@@ -33,23 +29,22 @@ public sealed class EventLoopThreadingTests
     [Fact]
     public async Task Work_posted_from_outside_runs_on_the_loop_thread_in_order()
     {
-        using var loop = new Loop();
         var order = new List<int>();
         bool onLoopThread = true;
-        Task run = loop.RunAsync();
+        Task run = Loop.RunAsync();
         for (int i = 0; i < 100; i++)
         {
             int n = i;
-            loop.Post(() =>
+            Loop.Post(() =>
             {
-                onLoopThread &= loop.IsOnLoopThread;
+                onLoopThread &= Loop.IsOnLoopThread;
                 order.Add(n);
             });
         }
 
-        int result = await Task.Factory.StartNew(() => order.Count, CancellationToken.None, TaskCreationOptions.None, loop.TaskScheduler);
-        loop.SynchronizationContext.Send(_ => order.Add(100), null);
-        loop.Stop();
+        int result = await Task.Factory.StartNew(() => order.Count, CancellationToken.None, TaskCreationOptions.None, Loop.TaskScheduler);
+        Loop.SynchronizationContext.Send(_ => order.Add(100), null);
+        Loop.Stop();
 
         await LoopRuns.EndsAsync(run);
         Assert.Equal(100, result);
@@ -60,19 +55,18 @@ public sealed class EventLoopThreadingTests
     [Fact]
     public async Task The_loop_thread_has_the_loop_context_while_running_and_the_previous_one_after()
     {
-        using var loop = new Loop();
         SynchronizationContext? inside = null;
-        loop.Post(() =>
+        Loop.Post(() =>
         {
             inside = SynchronizationContext.Current;
-            loop.Stop();
+            Loop.Stop();
         });
 
         await Waits.Run(() =>
         {
-            loop.Run();
+            Loop.Run();
             Assert.Null(SynchronizationContext.Current);
         }).WaitAsync(Timeouts.Wait);
-        Assert.Same(loop.SynchronizationContext, inside);
+        Assert.Same(Loop.SynchronizationContext, inside);
     }
 }

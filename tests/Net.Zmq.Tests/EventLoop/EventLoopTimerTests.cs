@@ -1,11 +1,10 @@
 using System.Diagnostics;
 using Xunit.Abstractions;
-using Loop = Net.Zmq.EventLoop;
 
 namespace Net.Zmq.Tests.EventLoop;
 
 /// <summary>Timers: one-shot and periodic, on time under load, changed, disabled and cancelled while the loop runs.</summary>
-public sealed class EventLoopTimerTests(ITestOutputHelper output)
+public sealed class EventLoopTimerTests(ITestOutputHelper output) : LoopPerTest
 {
     /// <summary>The lateness docs/event-loop.md promises for a tick while another thread keeps a core busy.</summary>
     private static readonly TimeSpan Tolerance = TimeSpan.FromMilliseconds(50);
@@ -13,18 +12,17 @@ public sealed class EventLoopTimerTests(ITestOutputHelper output)
     [Fact]
     public async Task A_one_shot_timer_fires_once_and_not_before_its_delay()
     {
-        using var loop = new Loop();
         int fired = 0;
         TimeSpan firedAfter = TimeSpan.Zero;
         long start = Stopwatch.GetTimestamp();
-        EventLoopTimer once = loop.AddOneShotTimer(TimeSpan.FromMilliseconds(20), _ =>
+        EventLoopTimer once = Loop.AddOneShotTimer(TimeSpan.FromMilliseconds(20), _ =>
         {
             fired++;
             firedAfter = Stopwatch.GetElapsedTime(start);
         });
-        loop.AddOneShotTimer(TimeSpan.FromMilliseconds(120), _ => loop.Stop()); // long after: a second tick would show
+        Loop.AddOneShotTimer(TimeSpan.FromMilliseconds(120), _ => Loop.Stop()); // long after: a second tick would show
 
-        await LoopRuns.EndsAsync(loop.RunAsync());
+        await LoopRuns.EndsAsync(Loop.RunAsync());
         Assert.Equal(1, fired);
         Assert.InRange(firedAfter, TimeSpan.FromMilliseconds(20), TimeSpan.FromMilliseconds(20) + Tolerance);
         Assert.False(once.IsEnabled);
@@ -36,7 +34,6 @@ public sealed class EventLoopTimerTests(ITestOutputHelper output)
     {
         const int Ticks = 40;
         TimeSpan interval = TimeSpan.FromMilliseconds(10);
-        using var loop = new Loop();
         var lateness = new TimeSpan[Ticks];
         long[] dues = new long[Ticks];
         int count = 0;
@@ -51,7 +48,7 @@ public sealed class EventLoopTimerTests(ITestOutputHelper output)
         busy.Start();
         try
         {
-            loop.AddTimer(interval, timer =>
+            Loop.AddTimer(interval, timer =>
             {
                 // Measured against the tick's own due time: on a loaded machine a tick can miss its slot entirely
                 // (the loop then skips it), and lateness against the first tick would add those up.
@@ -61,11 +58,11 @@ public sealed class EventLoopTimerTests(ITestOutputHelper output)
                 if (++count == Ticks)
                 {
                     timer.Dispose();
-                    loop.Stop();
+                    Loop.Stop();
                 }
             });
 
-            await LoopRuns.EndsAsync(loop.RunAsync());
+            await LoopRuns.EndsAsync(Loop.RunAsync());
         }
         finally
         {
@@ -92,16 +89,15 @@ public sealed class EventLoopTimerTests(ITestOutputHelper output)
     [Fact]
     public async Task Changing_the_interval_from_another_thread_reschedules_the_next_tick()
     {
-        using var loop = new Loop();
         var ticked = new TaskCompletionSource<TimeSpan>(TaskCreationOptions.RunContinuationsAsynchronously);
         long start = Stopwatch.GetTimestamp();
-        EventLoopTimer timer = loop.AddTimer(TimeSpan.FromSeconds(30), _ => ticked.TrySetResult(Stopwatch.GetElapsedTime(start)));
-        Task run = loop.RunAsync();
+        EventLoopTimer timer = Loop.AddTimer(TimeSpan.FromSeconds(30), _ => ticked.TrySetResult(Stopwatch.GetElapsedTime(start)));
+        Task run = Loop.RunAsync();
 
         timer.Interval = TimeSpan.FromMilliseconds(10);
         TimeSpan after = await ticked.Task.WaitAsync(Support.Timeouts.Wait);
 
-        loop.Stop();
+        Loop.Stop();
         await LoopRuns.EndsAsync(run);
         Assert.True(after < TimeSpan.FromSeconds(5), $"the tick came after {after}");
         Assert.Equal(TimeSpan.FromMilliseconds(10), timer.Interval);
@@ -110,21 +106,20 @@ public sealed class EventLoopTimerTests(ITestOutputHelper output)
     [Fact]
     public async Task Disabled_and_disposed_timers_do_not_fire_and_enabling_restarts_the_countdown()
     {
-        using var loop = new Loop();
         int disposedFired = 0, disabledFired = 0, reenabledFired = 0;
-        EventLoopTimer disposed = loop.AddTimer(TimeSpan.FromMilliseconds(30), _ => disposedFired++);
-        EventLoopTimer disabled = loop.AddTimer(TimeSpan.FromMilliseconds(30), _ => disabledFired++);
-        EventLoopTimer reenabled = loop.AddOneShotTimer(TimeSpan.FromMilliseconds(30), _ => reenabledFired++);
-        loop.AddOneShotTimer(TimeSpan.FromMilliseconds(5), _ =>
+        EventLoopTimer disposed = Loop.AddTimer(TimeSpan.FromMilliseconds(30), _ => disposedFired++);
+        EventLoopTimer disabled = Loop.AddTimer(TimeSpan.FromMilliseconds(30), _ => disabledFired++);
+        EventLoopTimer reenabled = Loop.AddOneShotTimer(TimeSpan.FromMilliseconds(30), _ => reenabledFired++);
+        Loop.AddOneShotTimer(TimeSpan.FromMilliseconds(5), _ =>
         {
             disposed.Dispose();
             disabled.IsEnabled = false;
             reenabled.IsEnabled = false;
             reenabled.IsEnabled = true; // a new countdown of 30 ms from now
         });
-        loop.AddOneShotTimer(TimeSpan.FromMilliseconds(150), _ => loop.Stop());
+        Loop.AddOneShotTimer(TimeSpan.FromMilliseconds(150), _ => Loop.Stop());
 
-        await LoopRuns.EndsAsync(loop.RunAsync());
+        await LoopRuns.EndsAsync(Loop.RunAsync());
         Assert.Equal(0, disposedFired);
         Assert.Equal(0, disabledFired);
         Assert.Equal(1, reenabledFired);
@@ -136,11 +131,10 @@ public sealed class EventLoopTimerTests(ITestOutputHelper output)
     [Fact]
     public async Task Restart_pushes_the_deadline_back()
     {
-        using var loop = new Loop();
         int deadlineFired = 0;
         int beats = 0;
-        EventLoopTimer deadline = loop.AddOneShotTimer(TimeSpan.FromMilliseconds(100), _ => deadlineFired++);
-        loop.AddTimer(TimeSpan.FromMilliseconds(10), beat =>
+        EventLoopTimer deadline = Loop.AddOneShotTimer(TimeSpan.FromMilliseconds(100), _ => deadlineFired++);
+        Loop.AddTimer(TimeSpan.FromMilliseconds(10), beat =>
         {
             if (++beats < 10)
             {
@@ -149,21 +143,20 @@ public sealed class EventLoopTimerTests(ITestOutputHelper output)
             else
             {
                 beat.Dispose();
-                loop.Stop();
+                Loop.Stop();
             }
         });
 
-        await LoopRuns.EndsAsync(loop.RunAsync());
+        await LoopRuns.EndsAsync(Loop.RunAsync());
         Assert.Equal(0, deadlineFired);
     }
 
     [Fact]
     public void Intervals_must_be_positive()
     {
-        using var loop = new Loop();
-        Assert.Throws<ArgumentOutOfRangeException>(() => loop.AddTimer(TimeSpan.Zero, _ => { }));
-        Assert.Throws<ArgumentOutOfRangeException>(() => loop.AddOneShotTimer(TimeSpan.FromMilliseconds(-1), _ => { }));
-        EventLoopTimer timer = loop.AddTimer(TimeSpan.FromSeconds(1), _ => { });
+        Assert.Throws<ArgumentOutOfRangeException>(() => Loop.AddTimer(TimeSpan.Zero, _ => { }));
+        Assert.Throws<ArgumentOutOfRangeException>(() => Loop.AddOneShotTimer(TimeSpan.FromMilliseconds(-1), _ => { }));
+        EventLoopTimer timer = Loop.AddTimer(TimeSpan.FromSeconds(1), _ => { });
         Assert.Throws<ArgumentOutOfRangeException>(() => timer.Interval = TimeSpan.Zero);
     }
 }

@@ -6,16 +6,9 @@ namespace Net.Zmq.Tests.HotPathAllocations;
 /// The hot paths allocate nothing per message: span and reused-Message sends and receives, and every
 /// DontWait/Try path that finds nothing. Measured on the calling thread after a warm-up.
 /// </summary>
-public sealed class HotPathAllocationTests : IDisposable
+public sealed class HotPathAllocationTests() : PushPullPerTest(inproc: true)
 {
     private const int Iterations = 10_000;
-    private readonly SocketPair _pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-    private readonly Socket _push;
-    private readonly Socket _pull;
-
-    public HotPathAllocationTests() => (_pull, _push) = _pair;
-
-    public void Dispose() => _pair.Dispose();
 
     [Fact]
     public void Span_send_and_receive_allocate_nothing()
@@ -24,8 +17,8 @@ public sealed class HotPathAllocationTests : IDisposable
         byte[] buffer = new byte[64];
         void RoundTrip()
         {
-            _push.Send(payload.AsSpan());
-            _pull.Recv(buffer.AsSpan());
+            Push.Send(payload.AsSpan());
+            Pull.Recv(buffer.AsSpan());
         }
 
         Assert.Equal(0, AllocatedBy(RoundTrip));
@@ -37,8 +30,8 @@ public sealed class HotPathAllocationTests : IDisposable
         byte[] buffer = new byte[64];
         void RoundTrip()
         {
-            _push.Send("a short text frame");
-            _pull.Recv(buffer);
+            Push.Send("a short text frame");
+            Pull.Recv(buffer);
         }
 
         Assert.Equal(0, AllocatedBy(RoundTrip));
@@ -48,12 +41,12 @@ public sealed class HotPathAllocationTests : IDisposable
     public void Reused_message_receive_and_forward_allocate_nothing()
     {
         using var message = new Message();
-        _push.Send(new byte[200]);
+        Push.Send(new byte[200]);
         void Forward()
         {
             // Receive into the same Message, then send it on: the content moves, nothing is allocated.
-            _pull.Recv(message);
-            _push.Send(message);
+            Pull.Recv(message);
+            Push.Send(message);
         }
 
         Assert.Equal(0, AllocatedBy(Forward));
@@ -68,11 +61,11 @@ public sealed class HotPathAllocationTests : IDisposable
         void TryAll()
         {
             // Assertions stay outside the measured code: xunit's Assert.Equal allocates.
-            if (_pull.Recv(buffer, RecvFlags.DontWait) != -1) { found++; }
-            if (_pull.TryRecv(buffer, out _)) { found++; }
-            if (_pull.TryRecv(message)) { found++; }
-            if (_pull.TryRecvString(out _)) { found++; }
-            if (_pull.TryRecvMultipart(out _)) { found++; }
+            if (Pull.Recv(buffer, RecvFlags.DontWait) != -1) { found++; }
+            if (Pull.TryRecv(buffer, out _)) { found++; }
+            if (Pull.TryRecv(message)) { found++; }
+            if (Pull.TryRecvString(out _)) { found++; }
+            if (Pull.TryRecvMultipart(out _)) { found++; }
         }
 
         Assert.Equal(0, AllocatedBy(TryAll));
@@ -82,8 +75,7 @@ public sealed class HotPathAllocationTests : IDisposable
     [Fact]
     public void DontWait_send_at_the_high_water_mark_returns_false_without_allocating()
     {
-        using var context = new Context();
-        using var push = new Socket(context, SocketType.Push);
+        using var push = new Socket(Context, SocketType.Push);
         push.SetOption(SocketOption.SendHighWatermark, 1);
         push.SetOption(SocketOption.Linger, 0);
         push.SetOption(SocketOption.Immediate, true); // no queue until a peer is connected, and none will be

@@ -31,7 +31,7 @@ public class AsyncDisposeTests
     [Fact]
     public async Task Context_DisposeAsync_returns_to_its_caller_at_once_and_completes_when_the_linger_has_run_out()
     {
-        var context = new Context();
+        var context = Sockets.NewContext();
         var push = new Socket(context, SocketType.Push);
         push.SetOption(SocketOption.Linger, TimeSpan.FromMilliseconds(700));
         push.Connect($"tcp://127.0.0.1:{UnusedPort()}");

@@ -2,7 +2,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Lifetime;
 
-public class BlockingCallsEndOnShutdownTests
+public class BlockingCallsEndOnShutdownTests : ContextPerTest
 {
     private static readonly Dictionary<string, Action<Socket>> s_blockingCalls = new()
     {
@@ -28,12 +28,11 @@ public class BlockingCallsEndOnShutdownTests
     [MemberData(nameof(BlockingCalls))]
     public async Task Blocking_receive_on_another_thread_ends_with_ContextTerminatedException_on_Shutdown(string call)
     {
-        using var context = new Context();
-        using var pull = Sockets.New(context, SocketType.Pull);
+        using var pull = Sockets.New(Context, SocketType.Pull);
         pull.Bind(Endpoints.NewInproc());
 
         Task receive = Waits.StartBlocked(() => s_blockingCalls[call](pull));
-        context.Shutdown();
+        Context.Shutdown();
 
         Assert.True(await Waits.FinishesAsync(receive), "the blocking call did not end after Shutdown");
         var ex = await Assert.ThrowsAsync<ContextTerminatedException>(() => receive);
@@ -43,7 +42,7 @@ public class BlockingCallsEndOnShutdownTests
     [Fact]
     public async Task Blocking_receive_on_another_thread_ends_with_ContextTerminatedException_on_Dispose()
     {
-        var context = new Context();
+        var context = Sockets.NewContext();
         using var pull = Sockets.New(context, SocketType.Pull);
         pull.Bind(Endpoints.NewInproc());
 
@@ -57,11 +56,10 @@ public class BlockingCallsEndOnShutdownTests
     [Fact]
     public async Task Blocking_send_on_another_thread_ends_with_ContextTerminatedException_on_Shutdown()
     {
-        using var context = new Context();
-        using var push = Sockets.New(context, SocketType.Push); // no peer: a send blocks
+        using var push = Sockets.New(Context, SocketType.Push); // no peer: a send blocks
 
         Task send = Waits.StartBlocked(() => push.Send("stuck"));
-        context.Shutdown();
+        Context.Shutdown();
 
         Assert.True(await Waits.FinishesAsync(send), "the blocking send did not end after Shutdown");
         await Assert.ThrowsAsync<ContextTerminatedException>(() => send);
@@ -70,25 +68,23 @@ public class BlockingCallsEndOnShutdownTests
     [Fact]
     public void After_Shutdown_every_socket_call_throws_ContextTerminatedException()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Pair);
+        using var socket = new Socket(Context, SocketType.Pair);
 
-        context.Shutdown();
+        Context.Shutdown();
 
         Assert.Throws<ContextTerminatedException>(() => socket.Send("x"));
         Assert.Throws<ContextTerminatedException>(() => socket.Recv(new byte[4], RecvFlags.DontWait));
         Assert.Throws<ContextTerminatedException>(() => socket.Bind(Endpoints.NewInproc()));
-        Assert.Throws<ContextTerminatedException>(() => new Socket(context, SocketType.Pair));
+        Assert.Throws<ContextTerminatedException>(() => new Socket(Context, SocketType.Pair));
     }
 
     [Fact]
     public void Shutdown_twice_is_harmless()
     {
-        using var context = new Context();
 
-        context.Shutdown();
-        context.Shutdown();
+        Context.Shutdown();
+        Context.Shutdown();
 
-        Assert.Throws<ContextTerminatedException>(() => new Socket(context, SocketType.Pair));
+        Assert.Throws<ContextTerminatedException>(() => new Socket(Context, SocketType.Pair));
     }
 }

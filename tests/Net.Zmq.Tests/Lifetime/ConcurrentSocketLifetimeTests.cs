@@ -10,7 +10,7 @@ public class ConcurrentSocketLifetimeTests
     {
         const int Threads = 8;
         const int Iterations = 40;
-        var context = new Context();
+        var context = Sockets.NewContext();
         using var barrier = new Barrier(Threads);
 
         Task<int>[] workers = Enumerable.Range(0, Threads).Select(_ => Waits.Run(() =>
@@ -50,7 +50,7 @@ public class ConcurrentSocketLifetimeTests
     {
         const int Threads = 4;
         const int SocketsPerThread = 100;
-        var context = new Context();
+        var context = Sockets.NewContext();
         using var running = new CountdownEvent(Threads);
 
         Task<Exception?>[] workers = Enumerable.Range(0, Threads).Select(_ => Waits.Run(() => CreateUntilTerminated(context, SocketsPerThread, running))).ToArray();

@@ -17,11 +17,8 @@ public sealed class ConcurrentUseTests(ITestOutputHelper output)
     [Fact]
     public async Task A_thread_calling_a_socket_while_another_is_inside_a_call_gets_InvalidOperationException()
     {
-        using var context = Sockets.NewContext();
-        using var router = Sockets.New(context, SocketType.Router);
-        using var dealer = Sockets.New(context, SocketType.Dealer);
-        router.Bind("tcp://127.0.0.1:*");
-        dealer.Connect(router.LastEndpoint);
+        using var pair = SocketPair.Open(SocketType.Router, SocketType.Dealer);
+        var (router, dealer) = pair;
         dealer.Send("hello");
         byte[] dealerId = router.RecvMultipart()[0].ToArray();
 
@@ -77,13 +74,12 @@ public sealed class ConcurrentUseTests(ITestOutputHelper output)
     [Fact]
     public async Task Two_threads_sending_at_once_never_crash_the_process_and_every_refused_send_says_why()
     {
-        using var context = Sockets.NewContext();
-        using var pull = Sockets.New(context, SocketType.Pull);
-        using var push = Sockets.New(context, SocketType.Push);
-        pull.Bind("inproc://concurrent-use-" + Guid.NewGuid().ToString("N"));
-        push.SetOption(SocketOption.SendHighWatermark, 0);
-        pull.SetOption(SocketOption.ReceiveHighWatermark, 0);
-        push.Connect(pull.LastEndpoint);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true, configure: (pull, push) =>
+        {
+            push.SetOption(SocketOption.SendHighWatermark, 0);
+            pull.SetOption(SocketOption.ReceiveHighWatermark, 0);
+        });
+        var (pull, push) = pair;
         const int PerThread = 50_000;
 
         int[] sent = new int[2];
@@ -181,11 +177,8 @@ public sealed class ConcurrentUseTests(ITestOutputHelper output)
     [Fact]
     public async Task A_call_that_throws_or_gives_up_leaves_the_socket_free_for_another_thread()
     {
-        using var context = Sockets.NewContext();
-        using var pull = Sockets.New(context, SocketType.Pull);
-        using var push = Sockets.New(context, SocketType.Push);
-        pull.Bind("tcp://127.0.0.1:*");
-        push.Connect(pull.LastEndpoint);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
         using var message = new Message();
         byte[] buffer = new byte[16];
         Action[] failures =

@@ -14,7 +14,7 @@ public class DisposeRacingRecvTests(ITestOutputHelper output)
         var outcomes = new List<string>();
         for (int attempt = 0; attempt < Attempts; attempt++)
         {
-            using var context = new Context();
+            using var context = Sockets.NewContext();
             var pull = Sockets.New(context, SocketType.Pull);
             pull.Bind(Endpoints.NewInproc());
             Task receive = Waits.StartBlocked(() => pull.Recv(new byte[16]));

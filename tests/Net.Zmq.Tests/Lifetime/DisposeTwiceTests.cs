@@ -2,26 +2,25 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Lifetime;
 
-public class DisposeTwiceTests
+public class DisposeTwiceTests : ContextPerTest
 {
     [Fact]
     public void Socket_Dispose_twice_is_harmless()
     {
-        using var context = new Context();
-        var socket = new Socket(context, SocketType.Pair);
+        var socket = new Socket(Context, SocketType.Pair);
 
         socket.Dispose();
         socket.Dispose();
 
         Assert.True(socket.IsDisposed);
-        using var another = new Socket(context, SocketType.Pair); // the context is unaffected
+        using var another = new Socket(Context, SocketType.Pair); // the context is unaffected
         another.Bind(Endpoints.NewInproc());
     }
 
     [Fact]
     public void Context_Dispose_twice_is_harmless()
     {
-        var context = new Context();
+        var context = Sockets.NewContext();
         using (new Socket(context, SocketType.Pair))
         {
         }
@@ -50,8 +49,7 @@ public class DisposeTwiceTests
     [Fact]
     public void Poller_Dispose_twice_is_harmless_and_releases_its_sockets()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Pull);
+        using var socket = new Socket(Context, SocketType.Pull);
         var poller = new Poller();
         poller.Add(socket, PollEvents.In);
 
@@ -78,8 +76,7 @@ public class DisposeTwiceTests
     [Fact]
     public async Task Socket_Dispose_from_many_threads_at_once_is_harmless()
     {
-        using var context = new Context();
-        var socket = new Socket(context, SocketType.Dealer);
+        var socket = new Socket(Context, SocketType.Dealer);
         socket.Bind(Endpoints.EphemeralTcp);
         const int Threads = 8;
         using var barrier = new Barrier(Threads);

@@ -1,16 +1,14 @@
+using Net.Zmq.Tests.Support;
+
 namespace Net.Zmq.Tests.Lifetime;
 
 /// <summary>Dispose takes effect at once even while something else still holds the native socket.</summary>
-public sealed class DisposeWhileHeldTests : IDisposable
+public sealed class DisposeWhileHeldTests : ContextPerTest
 {
-    private readonly Context _context = new();
-
-    public void Dispose() => _context.Dispose();
-
     [Fact]
     public void A_socket_registered_in_a_poller_is_disposed_at_once()
     {
-        var socket = new Socket(_context, SocketType.Pull);
+        var socket = new Socket(Context, SocketType.Pull);
         using var poller = new Poller(1);
         poller.Add(socket, PollEvents.In);
 
@@ -26,7 +24,7 @@ public sealed class DisposeWhileHeldTests : IDisposable
     [Fact]
     public void Removing_a_disposed_socket_from_the_poller_lets_polling_go_on()
     {
-        var socket = new Socket(_context, SocketType.Pull);
+        var socket = new Socket(Context, SocketType.Pull);
         using var poller = new Poller(1);
         int index = poller.Add(socket, PollEvents.In);
         socket.Dispose();
@@ -39,7 +37,7 @@ public sealed class DisposeWhileHeldTests : IDisposable
     [Fact]
     public void A_disposed_context_refuses_new_sockets()
     {
-        var context = new Context();
+        var context = Sockets.NewContext();
         using var open = new Socket(context, SocketType.Pair); // holds the context handle
 
         context.Dispose();

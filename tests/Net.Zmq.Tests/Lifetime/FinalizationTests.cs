@@ -3,7 +3,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Lifetime;
 
-public class FinalizationTests
+public class FinalizationTests : ContextPerTest
 {
     [Fact]
     public async Task Undisposed_context_sockets_and_messages_finalize_without_hanging()
@@ -27,8 +27,7 @@ public class FinalizationTests
     [Fact]
     public async Task Undisposed_socket_finalizes_while_its_context_stays_usable()
     {
-        using var context = new Context();
-        WeakReference socket = AbandonSocket(context);
+        WeakReference socket = AbandonSocket(Context);
 
         Assert.True(await Waits.FinishesAsync(Waits.Run(() =>
         {
@@ -37,7 +36,7 @@ public class FinalizationTests
         })));
 
         Assert.False(socket.IsAlive);
-        using var another = new Socket(context, SocketType.Pair);
+        using var another = new Socket(Context, SocketType.Pair);
         another.Bind(Endpoints.NewInproc());
     }
 

@@ -53,7 +53,7 @@ public sealed partial class InterruptedCallTests(ITestOutputHelper output)
 
         // With a handler installed the signal interrupts system calls (an ignored signal would not).
         using var handler = PosixSignalRegistration.Create(PosixSignal.SIGWINCH, _ => { });
-        using var context = new Context();
+        using var context = Sockets.NewContext();
         using var pull = new Socket(context, SocketType.Pull);
         using var push = new Socket(context, SocketType.Push);
         pull.SetOption(SocketOption.ReceiveTimeout, 10_000);

@@ -15,7 +15,7 @@ public sealed class SendAfterShutdownTests
     {
         for (int run = 0; run < Runs; run++)
         {
-            var context = new Context();
+            var context = Sockets.NewContext();
             using var receiver = new Socket(context, SocketType.Pair);
             using var sender = new Socket(context, SocketType.Pair);
             string endpoint = Endpoints.BindInproc(receiver);
@@ -34,7 +34,7 @@ public sealed class SendAfterShutdownTests
     {
         for (int run = 0; run < Runs; run++)
         {
-            using var context = new Context();
+            using var context = Sockets.NewContext();
             using var receiver = new Socket(context, SocketType.Pull);
             using var sender = new Socket(context, SocketType.Push);
             string endpoint = Endpoints.BindInproc(receiver);

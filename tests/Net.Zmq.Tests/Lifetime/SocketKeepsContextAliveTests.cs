@@ -52,7 +52,7 @@ public class SocketKeepsContextAliveTests
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static Socket CreateSocketAndDropContext(SocketType type)
     {
-        var context = new Context();
+        var context = Sockets.NewContext();
         return new Socket(context, type);
     }
 

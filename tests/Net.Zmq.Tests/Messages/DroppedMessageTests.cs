@@ -11,7 +11,7 @@ namespace Net.Zmq.Tests.Messages;
 /// collected, and the GC is told its native size: dropping received frames does not grow the process.
 /// </summary>
 [Collection(ProcessMeasurementCollection.Name)]
-public class DroppedMessageTests(ITestOutputHelper output)
+public class DroppedMessageTests(ITestOutputHelper output) : PushPullPerTest(inproc: true)
 {
     private const int Count = 30_000;
     private const int FrameSize = 64 * 1024;
@@ -24,8 +24,6 @@ public class DroppedMessageTests(ITestOutputHelper output)
         // The shape that grew the process to 2-3 GB without a single collection: the frame dropped, and nothing else
         // allocated that would make the GC run. 30,000 x 64 KB is 1.83 GiB of native frames; counted, they make the GC
         // collect at least every 64 MiB, so the growth stays a small part of that.
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        var (pull, push) = pair;
         ForceFullCollection();
         long before = Environment.WorkingSet;
         long peak = before;
@@ -36,14 +34,14 @@ public class DroppedMessageTests(ITestOutputHelper output)
             byte[] frame = new byte[FrameSize];
             for (int i = 0; i < Count; i++)
             {
-                push.Send(frame);
+                Push.Send(frame);
             }
         });
 
         long bytes = 0;
         for (int i = 0; i < Count; i++)
         {
-            bytes += call == "Recv" ? pull.Recv().Size : pull.RecvMultipart()[0].Size;
+            bytes += call == "Recv" ? Pull.Recv().Size : Pull.RecvMultipart()[0].Size;
             if (i % 1000 == 999)
             {
                 peak = Math.Max(peak, Environment.WorkingSet);
@@ -63,20 +61,28 @@ public class DroppedMessageTests(ITestOutputHelper output)
         Assert.True(after - before < 512L << 20, $"the working set stayed {(after - before) >> 20} MiB above its start after a full collection");
     }
 
-    [Fact]
-    public void A_dropped_received_message_releases_its_frame_once_collected()
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void A_received_message_releases_its_frame_once_collected_and_a_disposed_one_not_again(bool disposed)
     {
         // Over inproc a zero-copy frame reaches the receiver as it was sent, so its free callback says when the
         // receiver's message closed it.
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        var (pull, push) = pair;
         int freed = 0;
         using (Message frame = ZeroCopyFrame(() => Interlocked.Increment(ref freed)))
         {
-            push.Send(frame);
+            Push.Send(frame);
         }
 
-        DropReceived(pull);
+        if (disposed)
+        {
+            DisposeReceived(Pull);
+        }
+        else
+        {
+            DropReceived(Pull);
+        }
+
         ForceFullCollection();
 
         Assert.Equal(1, Volatile.Read(ref freed));
@@ -85,8 +91,6 @@ public class DroppedMessageTests(ITestOutputHelper output)
     [Fact]
     public void A_dropped_received_multipart_message_releases_its_frames_once_collected()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        var (pull, push) = pair;
         int freed = 0;
         using (var multipart = new MultipartMessage())
         {
@@ -95,30 +99,13 @@ public class DroppedMessageTests(ITestOutputHelper output)
                 multipart.Add(ZeroCopyFrame(() => Interlocked.Increment(ref freed)));
             }
 
-            push.SendMultipart(multipart);
+            Push.SendMultipart(multipart);
         }
 
-        DropReceivedMultipart(pull);
+        DropReceivedMultipart(Pull);
         ForceFullCollection();
 
         Assert.Equal(3, Volatile.Read(ref freed));
-    }
-
-    [Fact]
-    public void A_disposed_received_message_is_not_released_again_once_collected()
-    {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        var (pull, push) = pair;
-        int freed = 0;
-        using (Message frame = ZeroCopyFrame(() => Interlocked.Increment(ref freed)))
-        {
-            push.Send(frame);
-        }
-
-        DisposeReceived(pull);
-        ForceFullCollection();
-
-        Assert.Equal(1, Volatile.Read(ref freed));
     }
 
     private static Message ZeroCopyFrame(Action freed) =>

@@ -5,16 +5,8 @@ namespace Net.Zmq.Tests.Messages;
 // MessagePool, ReceiveWithPool and Recv(Message, int) are obsolete (kept for the first Net.Zmq); they are still tested.
 #pragma warning disable CS0618
 
-public sealed class MessagePoolTests : IDisposable
+public sealed class MessagePoolTests() : PushPullPerTest(inproc: true)
 {
-    private readonly SocketPair _pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-    private readonly Socket _push;
-    private readonly Socket _pull;
-
-    public MessagePoolTests() => (_pull, _push) = _pair;
-
-    public void Dispose() => _pair.Dispose();
-
     [Fact]
     public void A_rented_message_has_the_requested_size_and_carries_its_bytes()
     {
@@ -23,9 +15,9 @@ public sealed class MessagePoolTests : IDisposable
         Assert.Equal(100, message.Size);
         message.Data.Fill(7);
 
-        _push.Send(message);
+        Push.Send(message);
 
-        Assert.Equal(Enumerable.Repeat((byte)7, 100), _pull.RecvBytes());
+        Assert.Equal(Enumerable.Repeat((byte)7, 100), Pull.RecvBytes());
     }
 
     [Fact]
@@ -53,8 +45,8 @@ public sealed class MessagePoolTests : IDisposable
         for (int i = 0; i < 10; i++)
         {
             using Message message = pool.Rent(64);
-            _push.Send(message);
-            Assert.Equal(64, _pull.RecvBytes().Length);
+            Push.Send(message);
+            Assert.Equal(64, Pull.RecvBytes().Length);
         }
 
         // Each block was back before the next rent needed one, or a new one was made: never more than 10 in all.
@@ -81,15 +73,15 @@ public sealed class MessagePoolTests : IDisposable
     {
         Assert.Throws<ArgumentOutOfRangeException>(() => MessagePool.Shared.Rent(-1));
         using var message = new Message();
-        Assert.Throws<ArgumentOutOfRangeException>(() => _pull.Recv(message, -1));
+        Assert.Throws<ArgumentOutOfRangeException>(() => Pull.Recv(message, -1));
     }
 
     [Fact]
     public void ReceiveWithPool_returns_a_pooled_copy_of_the_frame()
     {
-        _push.Send(new byte[] { 1, 2, 3, 4, 5 });
+        Push.Send(new byte[] { 1, 2, 3, 4, 5 });
 
-        using Message received = _pull.ReceiveWithPool();
+        using Message received = Pull.ReceiveWithPool();
 
         Assert.Equal(new byte[] { 1, 2, 3, 4, 5 }, received.ToArray());
     }

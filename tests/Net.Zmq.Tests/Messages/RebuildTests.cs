@@ -3,16 +3,14 @@ using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Messages;
 
 /// <summary>Message.Rebuild: a message re-initialised, empty or with a fresh buffer, and usable as new.</summary>
-public class RebuildTests
+public class RebuildTests : PushPullPerTest
 {
     [Fact]
     public void Rebuild_empties_a_received_message()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
-        var (pull, push) = pair;
         using var message = new Message();
-        push.Send(new byte[1000]);
-        Assert.True(pull.Recv(message));
+        Push.Send(new byte[1000]);
+        Assert.True(Pull.Recv(message));
         Assert.Equal(1000, message.Size);
 
         message.Rebuild();
@@ -27,19 +25,17 @@ public class RebuildTests
     [InlineData(4096)]
     public void Rebuild_with_a_size_gives_a_fresh_buffer_to_fill_and_send(int size)
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
-        var (pull, push) = pair;
         using var message = new Message("old content");
 
         message.Rebuild(size);
         Assert.Equal(size, message.Size);
         message.Data.Fill(7);
-        Assert.True(push.Send(message));
+        Assert.True(Push.Send(message));
 
         message.Rebuild(size); // reused after the send left it empty
         Assert.Equal(size, message.Size);
 
-        byte[] received = pull.RecvBytes();
+        byte[] received = Pull.RecvBytes();
         Assert.Equal(size, received.Length);
         Assert.All(received, b => Assert.Equal(7, b));
     }

@@ -6,159 +6,135 @@ namespace Net.Zmq.Tests.Messages;
 /// A send leaves a <see cref="Message"/> empty: sending it again is refused instead of sending an empty frame, until
 /// something fills it again.
 /// </summary>
-public class ResendTests
+public class ResendTests() : PushPullPerTest(inproc: true)
 {
     [Fact]
     public void Sending_a_sent_message_again_throws_and_sends_nothing()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        var (pull, push) = pair;
         using var message = new Message("once");
-        push.Send(message);
+        Push.Send(message);
 
-        var error = Assert.Throws<InvalidOperationException>(() => push.Send(message));
+        var error = Assert.Throws<InvalidOperationException>(() => Push.Send(message));
 
         Assert.Contains("sent already", error.Message, StringComparison.Ordinal);
         Assert.Contains("new Message", error.Message, StringComparison.Ordinal);
-        Assert.Equal("once", pull.RecvString());
-        Frames.AssertNothingWaiting(pull);
+        Assert.Equal("once", Pull.RecvString());
+        Frames.AssertNothingWaiting(Pull);
     }
 
     [Fact]
     public void Sending_a_sent_multipart_message_again_throws_and_sends_nothing()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        var (pull, push) = pair;
         using var message = new MultipartMessage();
         message.Add("a");
         message.Add("b");
-        push.SendMultipart(message);
+        Push.SendMultipart(message);
 
-        var error = Assert.Throws<InvalidOperationException>(() => push.SendMultipart(message));
+        var error = Assert.Throws<InvalidOperationException>(() => Push.SendMultipart(message));
 
         Assert.Contains("MultipartMessage was sent already", error.Message, StringComparison.Ordinal);
-        Assert.Equal(["a", "b"], Frames.RecvStrings(pull));
-        Frames.AssertNothingWaiting(pull);
+        Assert.Equal(["a", "b"], Frames.RecvStrings(Pull));
+        Frames.AssertNothingWaiting(Pull);
     }
 
     [Fact]
     public async Task Sending_a_sent_message_again_asynchronously_throws()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        var (pull, push) = pair;
         using var message = new Message("once");
-        await push.SendAsync(message);
+        await Push.SendAsync(message);
 
-        Assert.Throws<InvalidOperationException>(() => push.SendAsync(message));
-        Assert.Throws<InvalidOperationException>(() => push.SendAsync(message, CancellationToken.None));
-        Assert.Equal("once", pull.RecvString());
-        Frames.AssertNothingWaiting(pull);
+        Assert.Throws<InvalidOperationException>(() => Push.SendAsync(message));
+        Assert.Throws<InvalidOperationException>(() => Push.SendAsync(message, CancellationToken.None));
+        Assert.Equal("once", Pull.RecvString());
+        Frames.AssertNothingWaiting(Pull);
     }
 
     [Fact]
     public async Task Sending_a_sent_multipart_message_again_asynchronously_throws()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        var (pull, push) = pair;
         using var message = new MultipartMessage();
         message.Add("a");
         message.Add("b");
-        await push.SendMultipartAsync(message);
+        await Push.SendMultipartAsync(message);
 
-        Assert.Throws<InvalidOperationException>(() => push.SendMultipartAsync(message));
-        Assert.Equal(["a", "b"], Frames.RecvStrings(pull));
-        Frames.AssertNothingWaiting(pull);
+        Assert.Throws<InvalidOperationException>(() => Push.SendMultipartAsync(message));
+        Assert.Equal(["a", "b"], Frames.RecvStrings(Pull));
+        Frames.AssertNothingWaiting(Pull);
     }
 
     [Fact]
     public void A_multipart_message_sent_frame_by_frame_refuses_its_sent_frames_too()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        var (pull, push) = pair;
         using var message = new MultipartMessage();
         message.Add("a");
-        push.Send(message[0]);
+        Push.Send(message[0]);
 
-        Assert.Throws<InvalidOperationException>(() => push.SendMultipart(message));
-        Assert.Equal("a", pull.RecvString());
-        Frames.AssertNothingWaiting(pull);
+        Assert.Throws<InvalidOperationException>(() => Push.SendMultipart(message));
+        Assert.Equal("a", Pull.RecvString());
+        Frames.AssertNothingWaiting(Pull);
     }
 
     [Fact]
     public void Receiving_into_a_sent_message_makes_it_sendable_again()
     {
-        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
-        var (left, right) = pair;
         using var message = new Message("ping");
-        right.Send(message);
+        Push.Send(message);
 
-        Assert.True(left.Recv(message));
-        left.Send(message); // echoes the frame it received
+        Assert.True(Pull.Recv(message));
+        Push.Send(message); // sends on the frame it received
 
-        Assert.Equal("ping", right.RecvString());
+        Assert.Equal("ping", Pull.RecvString());
     }
 
     [Fact]
     public async Task Receiving_asynchronously_into_a_sent_message_makes_it_sendable_again()
     {
-        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
-        var (left, right) = pair;
         using var message = new Message("ping");
-        await right.SendAsync(message);
+        await Push.SendAsync(message, Timeout.Token);
 
-        await left.RecvAsync(message);
-        await left.SendAsync(message);
+        await Pull.RecvAsync(message, Timeout.Token);
+        await Push.SendAsync(message, Timeout.Token);
 
-        Assert.Equal("ping", right.RecvString());
+        Assert.Equal("ping", Pull.RecvString());
     }
 
     [Fact]
     public void Receiving_into_a_sent_multipart_message_makes_it_sendable_again()
     {
-        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
-        var (left, right) = pair;
         using var message = new MultipartMessage();
         message.Add("a");
         message.Add("b");
-        right.SendMultipart(message);
+        Push.SendMultipart(message);
 
-        Assert.True(left.RecvMultipart(message));
-        left.SendMultipart(message);
+        Assert.True(Pull.RecvMultipart(message));
+        Push.SendMultipart(message);
 
-        Assert.Equal(["a", "b"], Frames.RecvStrings(right));
+        Assert.Equal(["a", "b"], Frames.RecvStrings(Pull));
     }
 
-    [Fact]
-    public void Copying_into_a_sent_message_makes_it_sendable_again()
+    [Theory]
+    [InlineData("Copy")]
+    [InlineData("Move")]
+    public void Copying_or_moving_into_a_sent_message_makes_it_sendable_again(string fill)
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        var (pull, push) = pair;
         using var message = new Message("first");
         using var next = new Message("second");
-        push.Send(message);
+        Push.Send(message);
 
-        message.Copy(next);
-        push.Send(message);
+        if (fill == "Copy")
+        {
+            message.Copy(next);
+        }
+        else
+        {
+            message.Move(next);
+        }
 
-        Assert.Equal("first", pull.RecvString());
-        Assert.Equal("second", pull.RecvString());
-    }
+        Push.Send(message);
 
-    [Fact]
-    public void Moving_into_a_sent_message_makes_it_sendable_again()
-    {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        var (pull, push) = pair;
-        using var message = new Message("first");
-        using var next = new Message("second");
-        push.Send(message);
-
-        message.Move(next);
-        push.Send(message);
-
-        Assert.Equal("first", pull.RecvString());
-        Assert.Equal("second", pull.RecvString());
-        Assert.Equal(0, next.Size);
+        Assert.Equal("first", Pull.RecvString());
+        Assert.Equal("second", Pull.RecvString());
+        Assert.Equal(fill == "Copy" ? 6 : 0, next.Size); // a copy leaves its source as it was, a move empties it
     }
 
     [Fact]
@@ -178,63 +154,55 @@ public class ResendTests
     [Fact]
     public void A_new_empty_message_is_sendable_as_an_empty_frame()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        var (pull, push) = pair;
         using var empty = new Message();
 
-        push.Send(empty);
+        Push.Send(empty);
 
-        Assert.Empty(pull.RecvBytes());
+        Assert.Empty(Pull.RecvBytes());
     }
 
     [Fact]
     public void The_timed_and_frame_list_sends_refuse_a_sent_message_too()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        var (pull, push) = pair;
         using var single = new Message("timed");
         using var first = new Message("a");
         using var second = new Message("b");
-        Assert.True(push.TrySend(single, Timeouts.Wait));
-        Assert.True(push.SendMultipart(new[] { first, second }));
+        Assert.True(Push.TrySend(single, Timeouts.Wait));
+        Assert.True(Push.SendMultipart(new[] { first, second }));
 
-        Assert.Throws<InvalidOperationException>(() => push.TrySend(single, Timeouts.Wait));
-        Assert.Throws<InvalidOperationException>(() => push.SendMultipart(new[] { first, second }));
-        Assert.Equal("timed", pull.RecvString());
-        Assert.Equal(["a", "b"], Frames.RecvStrings(pull));
-        Frames.AssertNothingWaiting(pull);
+        Assert.Throws<InvalidOperationException>(() => Push.TrySend(single, Timeouts.Wait));
+        Assert.Throws<InvalidOperationException>(() => Push.SendMultipart(new[] { first, second }));
+        Assert.Equal("timed", Pull.RecvString());
+        Assert.Equal(["a", "b"], Frames.RecvStrings(Pull));
+        Frames.AssertNothingWaiting(Pull);
     }
 
     [Fact]
     public void Rebuilding_a_sent_message_makes_it_sendable_again()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        var (pull, push) = pair;
         using var message = new Message("first");
-        push.Send(message);
+        Push.Send(message);
 
         message.Rebuild(6);
         "second"u8.CopyTo(message.Data);
-        push.Send(message);
+        Push.Send(message);
         message.Rebuild();
-        push.Send(message);
+        Push.Send(message);
 
-        Assert.Equal("first", pull.RecvString());
-        Assert.Equal("second", pull.RecvString());
-        Assert.Equal("", pull.RecvString());
+        Assert.Equal("first", Pull.RecvString());
+        Assert.Equal("second", Pull.RecvString());
+        Assert.Equal("", Pull.RecvString());
     }
 
     [Fact]
     public void Receiving_with_a_timeout_into_a_sent_message_makes_it_sendable_again()
     {
-        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
-        var (pull, push) = pair;
         using var message = new Message("out");
-        push.Send(message);
-        Assert.True(pull.TryRecv(message, Timeouts.Wait));
+        Push.Send(message);
+        Assert.True(Pull.TryRecv(message, Timeouts.Wait));
 
-        push.Send(message);
+        Push.Send(message);
 
-        Assert.Equal("out", pull.RecvString());
+        Assert.Equal("out", Pull.RecvString());
     }
 }

@@ -11,15 +11,12 @@ public unsafe class ZeroCopyTests
     [InlineData(100_000)]
     public void Free_runs_once_with_the_right_pointer_on_a_libzmq_thread_after_a_tcp_send(int size)
     {
-        using var context = new Context();
-        using var push = Sockets.New(context, SocketType.Push);
-        using var pull = Sockets.New(context, SocketType.Pull);
-        pull.Bind(Endpoints.EphemeralTcp);
-        push.Connect(pull.LastEndpoint);
+        using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push);
+        var (pull, push) = pair;
         byte[] expected = InlineAndLargeFrameTests.Pattern(size, seed: 5);
         using var tracker = new FreeTracker(expected);
 
-        using (var message = new Message(tracker.Data, size, tracker.Free))
+        using (var message = tracker.NewMessage())
         {
             Assert.True(push.Send(message));
             Assert.Equal(0, message.Size);
@@ -36,7 +33,7 @@ public unsafe class ZeroCopyTests
     public void Free_runs_once_when_the_message_is_disposed_unsent()
     {
         using var tracker = new FreeTracker(new byte[64]);
-        var message = new Message(tracker.Data, 64, tracker.Free);
+        var message = tracker.NewMessage();
         Assert.Equal(0, tracker.Calls);
 
         message.Dispose();
@@ -51,7 +48,7 @@ public unsafe class ZeroCopyTests
     public void Zero_copy_message_exposes_the_callers_memory_as_Data()
     {
         using var tracker = new FreeTracker(new byte[] { 10, 20, 30 });
-        using var message = new Message(tracker.Data, 3, tracker.Free);
+        using var message = tracker.NewMessage();
 
         Assert.True(Unsafe.AsPointer(ref MemoryMarshal.GetReference(message.Data)) == (void*)tracker.Data);
         Assert.Equal(new byte[] { 10, 20, 30 }, message.ToArray());
@@ -63,7 +60,7 @@ public unsafe class ZeroCopyTests
         using var pair = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
         var (pull, push) = pair;
         using var tracker = new FreeTracker(InlineAndLargeFrameTests.Pattern(4096, seed: 9));
-        using (var message = new Message(tracker.Data, 4096, tracker.Free))
+        using (var message = tracker.NewMessage())
         {
             push.Send(message);
         }
@@ -83,7 +80,7 @@ public unsafe class ZeroCopyTests
     public void Copies_share_the_content_and_free_runs_once_after_the_last_copy_is_disposed()
     {
         using var tracker = new FreeTracker(new byte[128]);
-        var original = new Message(tracker.Data, 128, tracker.Free);
+        var original = tracker.NewMessage();
         var copy = new Message();
         copy.Copy(original);
 
@@ -100,7 +97,7 @@ public unsafe class ZeroCopyTests
     public void Moving_into_a_message_releases_the_content_it_held()
     {
         using var tracker = new FreeTracker(new byte[128]);
-        using var holder = new Message(tracker.Data, 128, tracker.Free);
+        using var holder = tracker.NewMessage();
         using var replacement = new Message("replacement");
 
         holder.Move(replacement);
@@ -116,7 +113,7 @@ public unsafe class ZeroCopyTests
         using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
         var (left, right) = pair;
         using var tracker = new FreeTracker(new byte[256]);
-        using var message = new Message(tracker.Data, 256, tracker.Free);
+        using var message = tracker.NewMessage();
         right.Send("incoming");
 
         Assert.True(left.Recv(message));
@@ -162,8 +159,11 @@ public unsafe class ZeroCopyTests
     {
         private int _calls;
 
+        private readonly int _size;
+
         public FreeTracker(byte[] content)
         {
+            _size = content.Length;
             Data = (nint)NativeMemory.Alloc((nuint)Math.Max(content.Length, 1));
             content.CopyTo(new Span<byte>((void*)Data, content.Length));
             Free = OnFree;
@@ -180,6 +180,9 @@ public unsafe class ZeroCopyTests
         public nint FreedPointer { get; private set; }
 
         public int FreeThreadId { get; private set; }
+
+        /// <summary>A zero-copy message over <see cref="Data"/>, freed by <see cref="Free"/>.</summary>
+        public Message NewMessage() => new(Data, _size, Free);
 
         public void Dispose()
         {

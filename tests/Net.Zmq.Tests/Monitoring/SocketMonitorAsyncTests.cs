@@ -4,16 +4,12 @@ using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Monitoring;
 
 /// <summary><see cref="SocketMonitor.RecvAsync"/> and <see cref="SocketMonitor.RecvAllAsync"/>: events awaited without a thread.</summary>
-public sealed class SocketMonitorAsyncTests : IDisposable
+public sealed class SocketMonitorAsyncTests : ContextPerTest
 {
-    private readonly Context _context = Sockets.NewContext();
-
-    public void Dispose() => _context.Dispose();
-
     [Fact]
     public async Task A_pending_RecvAsync_completes_when_the_event_happens()
     {
-        using var server = new Socket(_context, SocketType.Router);
+        using var server = new Socket(Context, SocketType.Router);
         using var monitor = new SocketMonitor(server, SocketEvents.Listening);
 
         ValueTask<SocketMonitorEvent> pending = monitor.RecvAsync();
@@ -30,7 +26,7 @@ public sealed class SocketMonitorAsyncTests : IDisposable
     [Fact]
     public async Task Cancelling_RecvAsync_throws_and_consumes_no_event()
     {
-        using var server = new Socket(_context, SocketType.Router);
+        using var server = new Socket(Context, SocketType.Router);
         using var monitor = new SocketMonitor(server, SocketEvents.Listening);
         using var cancel = new CancellationTokenSource();
 
@@ -48,7 +44,7 @@ public sealed class SocketMonitorAsyncTests : IDisposable
     [Fact]
     public async Task Disposing_the_monitor_ends_a_pending_RecvAsync_with_ObjectDisposedException()
     {
-        using var server = new Socket(_context, SocketType.Router);
+        using var server = new Socket(Context, SocketType.Router);
         var monitor = new SocketMonitor(server, SocketEvents.Listening); // not MonitorStopped, which Dispose would deliver
         Task<SocketMonitorEvent> pending = monitor.RecvAsync().AsTask();
         Assert.False(pending.IsCompleted);
@@ -63,7 +59,7 @@ public sealed class SocketMonitorAsyncTests : IDisposable
     [Fact]
     public async Task A_second_read_while_one_is_pending_is_refused()
     {
-        using var server = new Socket(_context, SocketType.Router);
+        using var server = new Socket(Context, SocketType.Router);
         using var monitor = new SocketMonitor(server, SocketEvents.Listening);
         Task<SocketMonitorEvent> pending = monitor.RecvAsync().AsTask();
 
@@ -77,9 +73,9 @@ public sealed class SocketMonitorAsyncTests : IDisposable
     [Fact]
     public async Task RecvAllAsync_yields_a_connection_s_events_in_order_and_ends_after_the_socket_closes()
     {
-        var server = new Socket(_context, SocketType.Router);
+        var server = new Socket(Context, SocketType.Router);
         using var monitor = new SocketMonitor(server, SocketEvents.Listening | SocketEvents.Accepted | SocketEvents.HandshakeSucceeded | SocketEvents.MonitorStopped);
-        using var client = new Socket(_context, SocketType.Dealer);
+        using var client = new Socket(Context, SocketType.Dealer);
         using var timeout = new CancellationTokenSource(Timeouts.Wait);
         var seen = new List<SocketEvents>();
 
@@ -100,7 +96,7 @@ public sealed class SocketMonitorAsyncTests : IDisposable
     [Fact]
     public async Task RecvAllAsync_ends_quietly_when_the_monitor_is_disposed_and_throws_when_cancelled()
     {
-        using var server = new Socket(_context, SocketType.Router);
+        using var server = new Socket(Context, SocketType.Router);
         var disposed = new SocketMonitor(server, SocketEvents.Listening);
         Task drained = Drain(disposed, CancellationToken.None);
         disposed.Dispose();
@@ -118,11 +114,11 @@ public sealed class SocketMonitorAsyncTests : IDisposable
     [Fact]
     public async Task Shutting_the_context_down_ends_RecvAllAsync_quietly()
     {
-        using var server = new Socket(_context, SocketType.Router);
+        using var server = new Socket(Context, SocketType.Router);
         using var monitor = new SocketMonitor(server, SocketEvents.Listening);
         Task loop = Drain(monitor, CancellationToken.None);
 
-        _context.Shutdown();
+        Context.Shutdown();
 
         Assert.True(await Waits.FinishesAsync(loop), "the context's shutdown did not end the loop");
         await loop;

@@ -4,16 +4,12 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Monitoring;
 
-public sealed class SocketMonitorTests : IDisposable
+public sealed class SocketMonitorTests : ContextPerTest
 {
-    private readonly Context _context = new();
-
-    public void Dispose() => _context.Dispose();
-
     /// <summary>A port that was free a moment ago and has no listener now.</summary>
     private string UnusedEndpoint()
     {
-        using var probe = new Socket(_context, SocketType.Router);
+        using var probe = new Socket(Context, SocketType.Router);
         probe.Bind("tcp://127.0.0.1:*");
         string unused = probe.LastEndpoint;
         probe.Unbind(unused);
@@ -23,8 +19,8 @@ public sealed class SocketMonitorTests : IDisposable
     [Fact]
     public void Bind_connect_and_handshake_are_reported_on_both_sides()
     {
-        using var server = new Socket(_context, SocketType.Router);
-        using var client = new Socket(_context, SocketType.Dealer);
+        using var server = new Socket(Context, SocketType.Router);
+        using var client = new Socket(Context, SocketType.Dealer);
         using var serverEvents = new SocketMonitor(server);
         using var clientEvents = new SocketMonitor(client);
 
@@ -44,10 +40,10 @@ public sealed class SocketMonitorTests : IDisposable
     [Fact]
     public void A_peer_going_away_is_reported_as_Disconnected()
     {
-        using var server = new Socket(_context, SocketType.Router);
+        using var server = new Socket(Context, SocketType.Router);
         using var serverEvents = new SocketMonitor(server);
         server.Bind("tcp://127.0.0.1:*");
-        var client = new Socket(_context, SocketType.Dealer);
+        var client = new Socket(Context, SocketType.Dealer);
         client.Connect(server.LastEndpoint);
         serverEvents.WaitFor(SocketEvents.HandshakeSucceeded, Timeouts.Wait);
 
@@ -61,7 +57,7 @@ public sealed class SocketMonitorTests : IDisposable
     public void Connecting_to_nobody_is_reported_as_retried()
     {
         string unused = UnusedEndpoint();
-        using var client = new Socket(_context, SocketType.Dealer);
+        using var client = new Socket(Context, SocketType.Dealer);
         client.SetOption(SocketOption.ReconnectInterval, 10);
         using var clientEvents = new SocketMonitor(client, SocketEvents.ConnectRetried | SocketEvents.ConnectDelayed);
         client.Connect(unused);
@@ -75,7 +71,7 @@ public sealed class SocketMonitorTests : IDisposable
     public void A_connect_in_progress_is_reported_as_ConnectDelayed_and_its_failure_as_Closed()
     {
         string unused = UnusedEndpoint();
-        using var client = new Socket(_context, SocketType.Dealer);
+        using var client = new Socket(Context, SocketType.Dealer);
         using var clientEvents = new SocketMonitor(client, SocketEvents.ConnectDelayed | SocketEvents.Closed);
         client.Connect(unused);
 
@@ -88,7 +84,7 @@ public sealed class SocketMonitorTests : IDisposable
     [Fact]
     public void A_peer_that_hangs_up_inside_the_greeting_is_reported_as_HandshakeFailedNoDetail()
     {
-        using var server = new Socket(_context, SocketType.Pull);
+        using var server = new Socket(Context, SocketType.Pull);
         using var serverEvents = new SocketMonitor(server);
         server.Bind("tcp://127.0.0.1:*");
         var uri = new Uri(server.LastEndpoint);
@@ -108,9 +104,9 @@ public sealed class SocketMonitorTests : IDisposable
     [Fact]
     public void Binding_an_address_in_use_is_reported_as_BindFailed()
     {
-        using var first = new Socket(_context, SocketType.Router);
+        using var first = new Socket(Context, SocketType.Router);
         first.Bind("tcp://127.0.0.1:*");
-        using var second = new Socket(_context, SocketType.Router);
+        using var second = new Socket(Context, SocketType.Router);
         using var events = new SocketMonitor(second);
 
         var ex = Assert.Throws<ZmqException>(() => second.Bind(first.LastEndpoint));
@@ -123,7 +119,7 @@ public sealed class SocketMonitorTests : IDisposable
     [Fact]
     public void Unbinding_closes_the_listener()
     {
-        using var server = new Socket(_context, SocketType.Router);
+        using var server = new Socket(Context, SocketType.Router);
         using var events = new SocketMonitor(server);
         server.Bind("tcp://127.0.0.1:*");
         int listener = events.WaitFor(SocketEvents.Listening, Timeouts.Wait).Value;
@@ -136,11 +132,11 @@ public sealed class SocketMonitorTests : IDisposable
     [Fact]
     public void A_security_mechanism_mismatch_is_reported_as_a_failed_handshake()
     {
-        using var server = new Socket(_context, SocketType.Router);
+        using var server = new Socket(Context, SocketType.Router);
         server.SetOption(SocketOption.PlainServer, true);
         using var serverEvents = new SocketMonitor(server);
         server.Bind("tcp://127.0.0.1:*");
-        using var client = new Socket(_context, SocketType.Dealer); // NULL mechanism
+        using var client = new Socket(Context, SocketType.Dealer); // NULL mechanism
         client.Connect(server.LastEndpoint);
 
         SocketMonitorEvent failed = serverEvents.WaitFor(
@@ -152,7 +148,7 @@ public sealed class SocketMonitorTests : IDisposable
     [Fact]
     public void Garbage_instead_of_a_greeting_fails_the_handshake_and_the_server_keeps_serving()
     {
-        using var server = Sockets.New(_context, SocketType.Pull);
+        using var server = Sockets.New(Context, SocketType.Pull);
         server.SetOption(SocketOption.HandshakeInterval, 200); // a peer that never completes the greeting is dropped
         using var serverEvents = new SocketMonitor(server);
         server.Bind("tcp://127.0.0.1:*");
@@ -167,7 +163,7 @@ public sealed class SocketMonitorTests : IDisposable
             Assert.NotEqual(SocketEvents.HandshakeSucceeded, failed.Event);
         }
 
-        using var good = new Socket(_context, SocketType.Push);
+        using var good = new Socket(Context, SocketType.Push);
         good.Connect(server.LastEndpoint);
         good.Send("still serving");
         Assert.Equal("still serving", server.RecvString());
@@ -176,7 +172,7 @@ public sealed class SocketMonitorTests : IDisposable
     [Fact]
     public void Stopping_reports_MonitorStopped()
     {
-        using var socket = new Socket(_context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
         using var events = new SocketMonitor(socket);
 
         socket.StopMonitor();
@@ -187,7 +183,7 @@ public sealed class SocketMonitorTests : IDisposable
     [Fact]
     public void TryRecv_returns_false_when_nothing_happens()
     {
-        using var socket = new Socket(_context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
         using var events = new SocketMonitor(socket);
 
         Assert.False(events.TryRecv(out _, TimeSpan.FromMilliseconds(20)));
@@ -196,7 +192,7 @@ public sealed class SocketMonitorTests : IDisposable
     [Fact]
     public void Monitoring_a_disposed_socket_throws_ObjectDisposedException()
     {
-        var socket = new Socket(_context, SocketType.Dealer);
+        var socket = new Socket(Context, SocketType.Dealer);
         socket.Dispose();
 
         Assert.Throws<ObjectDisposedException>(() => new SocketMonitor(socket));
@@ -206,7 +202,7 @@ public sealed class SocketMonitorTests : IDisposable
     [Fact]
     public void Monitor_endpoint_must_be_inproc()
     {
-        using var socket = new Socket(_context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         var ex = Assert.Throws<ZmqException>(() => socket.Monitor("tcp://127.0.0.1:5"));
         Assert.Equal(ZmqError.EPROTONOSUPPORT, ex.ErrorNumber);
@@ -216,7 +212,7 @@ public sealed class SocketMonitorTests : IDisposable
     [Fact]
     public void Disposing_the_monitor_after_its_socket_is_harmless()
     {
-        var socket = new Socket(_context, SocketType.Dealer);
+        var socket = new Socket(Context, SocketType.Dealer);
         var events = new SocketMonitor(socket);
         socket.Dispose();
 

@@ -22,8 +22,7 @@ public sealed class ProxyTests : IDisposable
         worker.Send("reply");
         Assert.Equal("reply", client.RecvString());
 
-        _context.Shutdown();
-        await proxy.WaitAsync(Timeouts.Wait);
+        await EndsOnShutdownAsync(proxy);
     }
 
     [Fact]
@@ -41,25 +40,17 @@ public sealed class ProxyTests : IDisposable
         publisher.Send("news: proxy works");
         Assert.Equal("news: proxy works", subscriber.RecvString());
 
-        _context.Shutdown();
-        await proxy.WaitAsync(Timeouts.Wait);
+        await EndsOnShutdownAsync(proxy);
     }
 
     [Fact]
     public async Task Context_shutdown_ends_the_proxy_quietly()
     {
-        using var frontend = ProxySockets.Bound(_context, SocketType.Pull);
-        using var backend = ProxySockets.Bound(_context, SocketType.Push);
-        using var producer = ProxySockets.Connected(_context, SocketType.Push, frontend);
-        using var consumer = ProxySockets.Connected(_context, SocketType.Pull, backend);
-        Task proxy = StartProxy(frontend, backend);
-        producer.Send("proves the proxy runs");
-        Assert.Equal("proves the proxy runs", consumer.RecvString());
+        using var pipeline = new ProxyPipeline(_context);
+        Task proxy = StartProxy(pipeline.Frontend, pipeline.Backend);
+        pipeline.AssertForwards("proves the proxy runs");
 
-        _context.Shutdown();
-
-        await proxy.WaitAsync(Timeouts.Wait);
-        Assert.True(proxy.IsCompletedSuccessfully);
+        await EndsOnShutdownAsync(proxy);
     }
 
     [Fact]
@@ -81,18 +72,14 @@ public sealed class ProxyTests : IDisposable
     [Fact]
     public async Task Capture_socket_receives_a_copy_of_every_forwarded_frame()
     {
-        using var frontend = ProxySockets.Bound(_context, SocketType.Pull);
-        using var backend = ProxySockets.Bound(_context, SocketType.Push);
+        using var pipeline = new ProxyPipeline(_context);
         using var capture = ProxySockets.Bound(_context, SocketType.Push);
-        using var producer = ProxySockets.Connected(_context, SocketType.Push, frontend);
-        using var consumer = ProxySockets.Connected(_context, SocketType.Pull, backend);
         using var tap = ProxySockets.Connected(_context, SocketType.Pull, capture);
-        Task proxy = StartProxy(frontend, backend, capture);
+        Task proxy = StartProxy(pipeline.Frontend, pipeline.Backend, capture);
 
-        producer.Send("single");
-        producer.SendMultipart(new[] { "head"u8.ToArray(), "tail"u8.ToArray() });
+        pipeline.AssertForwards("single");
+        pipeline.Producer.SendMultipart(new[] { "head"u8.ToArray(), "tail"u8.ToArray() });
 
-        Assert.Equal("single", consumer.RecvString());
         Assert.Equal("single", tap.RecvString());
         Assert.False(tap.HasMore);
         Assert.Equal("head", tap.RecvString());
@@ -100,29 +87,21 @@ public sealed class ProxyTests : IDisposable
         Assert.Equal("tail", tap.RecvString());
         Assert.False(tap.HasMore);
 
-        _context.Shutdown();
-        await proxy.WaitAsync(Timeouts.Wait);
+        await EndsOnShutdownAsync(proxy);
     }
 
     [Fact]
     public async Task Disposing_a_socket_while_the_proxy_runs_keeps_it_open_until_the_proxy_returns()
     {
-        using var frontend = ProxySockets.Bound(_context, SocketType.Pull);
-        var backend = ProxySockets.Bound(_context, SocketType.Push);
-        using var producer = ProxySockets.Connected(_context, SocketType.Push, frontend);
-        using var consumer = ProxySockets.Connected(_context, SocketType.Pull, backend);
-        Task proxy = StartProxy(frontend, backend);
-        producer.Send("before");
-        Assert.Equal("before", consumer.RecvString());
+        using var pipeline = new ProxyPipeline(_context);
+        Task proxy = StartProxy(pipeline.Frontend, pipeline.Backend);
+        pipeline.AssertForwards("before");
 
-        backend.Dispose();
-        producer.Send("after");
+        pipeline.Backend.Dispose();
 
-        Assert.Equal("after", consumer.RecvString());
-        _context.Shutdown();
-        await proxy.WaitAsync(Timeouts.Wait);
-        Assert.True(proxy.IsCompletedSuccessfully);
-        Assert.True(backend.IsDisposed);
+        pipeline.AssertForwards("after");
+        await EndsOnShutdownAsync(proxy);
+        Assert.True(pipeline.Backend.IsDisposed);
     }
 
     [Fact]
@@ -180,17 +159,22 @@ public sealed class ProxyTests : IDisposable
     [Fact]
     public async Task A_capture_socket_that_cannot_send_stops_the_proxy_with_ZmqException()
     {
-        using var frontend = ProxySockets.Bound(_context, SocketType.Pull);
-        using var backend = ProxySockets.Bound(_context, SocketType.Push);
+        using var pipeline = new ProxyPipeline(_context);
         using var capture = ProxySockets.Bound(_context, SocketType.Pull);
-        using var producer = ProxySockets.Connected(_context, SocketType.Push, frontend);
-        using var consumer = ProxySockets.Connected(_context, SocketType.Pull, backend);
-        Task proxy = StartProxy(frontend, backend, capture);
+        Task proxy = StartProxy(pipeline.Frontend, pipeline.Backend, capture);
 
-        producer.Send("cannot be captured");
+        pipeline.Producer.Send("cannot be captured");
 
         var error = await Assert.ThrowsAsync<ZmqException>(() => proxy.WaitAsync(Timeouts.Wait));
         Assert.Equal(ZmqError.ENOTSUP, error.ErrorNumber);
+    }
+
+    /// <summary>Shuts the context down and asserts that the proxy returns, without an exception.</summary>
+    private async Task EndsOnShutdownAsync(Task proxy)
+    {
+        _context.Shutdown();
+        await proxy.WaitAsync(Timeouts.Wait);
+        Assert.True(proxy.IsCompletedSuccessfully);
     }
 
     private static Task StartProxy(Socket frontend, Socket backend, Socket? capture = null) =>

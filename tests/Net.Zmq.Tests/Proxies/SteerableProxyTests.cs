@@ -5,53 +5,50 @@ namespace Net.Zmq.Tests.Proxies;
 public sealed class SteerableProxyTests : IDisposable
 {
     private readonly Context _context = Sockets.NewContext();
-    private readonly Socket _frontend;
-    private readonly Socket _backend;
+    private readonly ProxyPipeline _pipeline;
     private readonly Socket _control;
     private readonly Socket _steering;
     private readonly ProxyController _controller;
 
     public SteerableProxyTests()
     {
-        _frontend = ProxySockets.Bound(_context, SocketType.Pull);
-        _backend = ProxySockets.Bound(_context, SocketType.Push);
+        _pipeline = new ProxyPipeline(_context);
         _control = ProxySockets.Bound(_context, SocketType.Pair);
         _steering = ProxySockets.Connected(_context, SocketType.Pair, _control);
         _controller = new ProxyController(_steering);
     }
 
+    private Socket Frontend => _pipeline.Frontend;
+
+    private Socket Backend => _pipeline.Backend;
+
     public void Dispose()
     {
         _steering.Dispose();
         _control.Dispose();
-        _backend.Dispose();
-        _frontend.Dispose();
+        _pipeline.Dispose();
         _context.Dispose();
     }
 
     [Fact]
     public async Task Terminate_ends_the_proxy_quietly_and_hands_the_sockets_back()
     {
-        using var producer = ProxySockets.Connected(_context, SocketType.Push, _frontend);
         Task proxy = StartProxy();
 
         _controller.Terminate();
 
         await proxy.WaitAsync(Timeouts.Wait);
         Assert.True(proxy.IsCompletedSuccessfully);
-        producer.Send("read by the test, not by the proxy");
-        _frontend.WithTimeouts();
-        Assert.Equal("read by the test, not by the proxy", _frontend.RecvString());
+        _pipeline.Producer.Send("read by the test, not by the proxy");
+        Frontend.WithTimeouts();
+        Assert.Equal("read by the test, not by the proxy", Frontend.RecvString());
     }
 
     [Fact]
     public async Task Context_shutdown_ends_the_steerable_proxy_quietly()
     {
-        using var producer = ProxySockets.Connected(_context, SocketType.Push, _frontend);
-        using var consumer = ProxySockets.Connected(_context, SocketType.Pull, _backend);
         Task proxy = StartProxy();
-        producer.Send("proves the proxy runs");
-        Assert.Equal("proves the proxy runs", consumer.RecvString());
+        _pipeline.AssertForwards("proves the proxy runs");
 
         _context.Shutdown();
 
@@ -62,23 +59,20 @@ public sealed class SteerableProxyTests : IDisposable
     [Fact]
     public async Task Pause_holds_messages_back_until_resume()
     {
-        using var producer = ProxySockets.Connected(_context, SocketType.Push, _frontend);
-        using var consumer = ProxySockets.Connected(_context, SocketType.Pull, _backend);
         using var poller = new Poller();
-        int consumerIndex = poller.Add(consumer, PollEvents.In);
+        int consumerIndex = poller.Add(_pipeline.Consumer, PollEvents.In);
         Task proxy = StartProxy();
-        producer.Send("before the pause");
-        Assert.Equal("before the pause", consumer.RecvString());
+        _pipeline.AssertForwards("before the pause");
 
         _controller.Pause();
         _controller.GetStatistics(); // answered after PAUSE, so the proxy is paused now
-        producer.Send("sent while paused");
+        _pipeline.Producer.Send("sent while paused");
 
         Assert.Equal(0, poller.Poll(200));
         Assert.False(poller.IsReadable(consumerIndex));
         _controller.Resume();
         Assert.Equal(1, poller.Poll(Timeouts.WaitMs));
-        Assert.Equal("sent while paused", consumer.RecvString());
+        Assert.Equal("sent while paused", _pipeline.Consumer.RecvString());
 
         _controller.Terminate();
         await proxy.WaitAsync(Timeouts.Wait);
@@ -138,12 +132,9 @@ public sealed class SteerableProxyTests : IDisposable
     {
         using var capture = ProxySockets.Bound(_context, SocketType.Push);
         using var tap = ProxySockets.Connected(_context, SocketType.Pull, capture);
-        using var producer = ProxySockets.Connected(_context, SocketType.Push, _frontend);
-        using var consumer = ProxySockets.Connected(_context, SocketType.Pull, _backend);
-        Task proxy = StartProxy(_frontend, _backend, capture);
+        Task proxy = StartProxy(Frontend, Backend, capture);
 
-        producer.Send("copied");
-        Assert.Equal("copied", consumer.RecvString());
+        _pipeline.AssertForwards("copied");
         _controller.Terminate();
         await proxy.WaitAsync(Timeouts.Wait);
 
@@ -160,9 +151,9 @@ public sealed class SteerableProxyTests : IDisposable
     [Fact]
     public void Null_sockets_are_rejected()
     {
-        Assert.Equal("frontend", Assert.Throws<ArgumentNullException>(() => Proxy.StartSteerable(null!, _backend, null, _control)).ParamName);
-        Assert.Equal("backend", Assert.Throws<ArgumentNullException>(() => Proxy.StartSteerable(_frontend, null!, null, _control)).ParamName);
-        Assert.Equal("control", Assert.Throws<ArgumentNullException>(() => Proxy.StartSteerable(_frontend, _backend, null, null!)).ParamName);
+        Assert.Equal("frontend", Assert.Throws<ArgumentNullException>(() => Proxy.StartSteerable(null!, Backend, null, _control)).ParamName);
+        Assert.Equal("backend", Assert.Throws<ArgumentNullException>(() => Proxy.StartSteerable(Frontend, null!, null, _control)).ParamName);
+        Assert.Equal("control", Assert.Throws<ArgumentNullException>(() => Proxy.StartSteerable(Frontend, Backend, null, null!)).ParamName);
     }
 
     [Fact]
@@ -170,9 +161,9 @@ public sealed class SteerableProxyTests : IDisposable
     {
         using var capture = ProxySockets.Bound(_context, SocketType.Pair);
 
-        Assert.Throws<ArgumentException>(() => Proxy.StartSteerable(_frontend, _frontend, null, _control));
-        Assert.Throws<ArgumentException>(() => Proxy.StartSteerable(_frontend, _backend, _frontend, _control));
-        Assert.Throws<ArgumentException>(() => Proxy.StartSteerable(_frontend, _backend, capture, capture));
+        Assert.Throws<ArgumentException>(() => Proxy.StartSteerable(Frontend, Frontend, null, _control));
+        Assert.Throws<ArgumentException>(() => Proxy.StartSteerable(Frontend, Backend, Frontend, _control));
+        Assert.Throws<ArgumentException>(() => Proxy.StartSteerable(Frontend, Backend, capture, capture));
     }
 
     [Theory]
@@ -185,7 +176,7 @@ public sealed class SteerableProxyTests : IDisposable
     {
         using var control = new Socket(_context, type);
 
-        var error = Assert.Throws<ArgumentException>(() => Proxy.StartSteerable(_frontend, _backend, null, control));
+        var error = Assert.Throws<ArgumentException>(() => Proxy.StartSteerable(Frontend, Backend, null, control));
 
         Assert.Equal("control", error.ParamName);
     }
@@ -195,12 +186,12 @@ public sealed class SteerableProxyTests : IDisposable
     {
         _control.Dispose();
 
-        Task proxy = Task.Run(() => Proxy.StartSteerable(_frontend, _backend, null, _control));
+        Task proxy = Task.Run(() => Proxy.StartSteerable(Frontend, Backend, null, _control));
 
         await Assert.ThrowsAsync<ObjectDisposedException>(() => proxy.WaitAsync(Timeouts.Wait));
     }
 
-    private Task StartProxy() => StartProxy(_frontend, _backend);
+    private Task StartProxy() => StartProxy(Frontend, Backend);
 
     private Task StartProxy(Socket frontend, Socket backend, Socket? capture = null) =>
         Task.Factory.StartNew(() => Proxy.StartSteerable(frontend, backend, capture, _control), TaskCreationOptions.LongRunning);
