@@ -43,14 +43,6 @@ foreach ((string name, Func<Task> run) in checks)
 Console.WriteLine($"platform: {passed} passed, {failed} failed");
 return failed == 0 ? 0 : 1;
 
-static Socket NewSocket(Context context, SocketType type)
-{
-    var socket = new Socket(context, type);
-    socket.SetOption(SocketOption.ReceiveTimeout, 10_000);
-    socket.SetOption(SocketOption.SendTimeout, 10_000);
-    return socket;
-}
-
 static void Expect(bool condition, string what)
 {
     if (!condition)
@@ -69,11 +61,9 @@ static Task BundledLibrary(Version expected)
 
 static Task RequestReply()
 {
-    using var context = new Context();
-    using var server = NewSocket(context, SocketType.Rep);
-    using var client = NewSocket(context, SocketType.Req);
-    server.Bind("tcp://127.0.0.1:*");
-    client.Connect(server.LastEndpoint);
+    using var pair = new LoopbackPair(SocketType.Rep, SocketType.Req);
+    var (server, client) = pair;
+    pair.Connect();
     for (int i = 0; i < 100; i++)
     {
         client.Send($"request {i}");
@@ -86,11 +76,9 @@ static Task RequestReply()
 
 static Task PublishSubscribe()
 {
-    using var context = new Context();
-    using var publisher = NewSocket(context, SocketType.Pub);
-    using var subscriber = NewSocket(context, SocketType.Sub);
-    publisher.Bind("tcp://127.0.0.1:*");
-    subscriber.Connect(publisher.LastEndpoint);
+    using var pair = new LoopbackPair(SocketType.Pub, SocketType.Sub);
+    var (publisher, subscriber) = pair;
+    pair.Connect();
     subscriber.Subscribe("news");
 
     // Publish until the subscription has reached the publisher (the slow-joiner race), then check filtering.
@@ -122,12 +110,10 @@ static Task PublishSubscribe()
 
 static Task DealerRouter()
 {
-    using var context = new Context();
-    using var router = NewSocket(context, SocketType.Router);
-    using var dealer = NewSocket(context, SocketType.Dealer);
+    using var pair = new LoopbackPair(SocketType.Router, SocketType.Dealer);
+    var (router, dealer) = pair;
     dealer.SetOption(SocketOption.RoutingId, "dealer-1");
-    router.Bind("tcp://127.0.0.1:*");
-    dealer.Connect(router.LastEndpoint);
+    pair.Connect();
     dealer.Send("ping");
     using MultipartMessage request = router.RecvMultipart();
     Expect(request.Count == 2 && request[0].ToString() == "dealer-1" && request[1].ToString() == "ping", "[dealer-1, ping]");
@@ -139,17 +125,15 @@ static Task DealerRouter()
 
 static Task CurveWithZap()
 {
-    using var context = new Context();
-    using var authenticator = new ZapAuthenticator(context);
+    using var pair = new LoopbackPair(SocketType.Pull, SocketType.Push);
+    var (server, client) = pair;
+    using var authenticator = new ZapAuthenticator(pair.Context);
     CurveKeyPair serverKeys = Curve.GenerateKeyPair();
     CurveKeyPair clientKeys = Curve.GenerateKeyPair();
     authenticator.DefaultPolicy.AllowAddress("127.0.0.0/8").AllowCurveKey(clientKeys.PublicKey);
-    using var server = NewSocket(context, SocketType.Pull);
     server.MakeCurveServer(serverKeys);
-    server.Bind("tcp://127.0.0.1:*");
-    using var client = NewSocket(context, SocketType.Push);
     client.MakeCurveClient(clientKeys, serverKeys.PublicKey);
-    client.Connect(server.LastEndpoint);
+    pair.Connect();
     client.Send("secret");
     using var message = new Message();
     Expect(server.Recv(message) && message.ToString() == "secret", "the encrypted frame");
@@ -159,11 +143,9 @@ static Task CurveWithZap()
 
 static async Task ZeroCopy()
 {
-    using var context = new Context();
-    using var pull = NewSocket(context, SocketType.Pull);
-    using var push = NewSocket(context, SocketType.Push);
-    pull.Bind("tcp://127.0.0.1:*");
-    push.Connect(pull.LastEndpoint);
+    using var pair = new LoopbackPair(SocketType.Pull, SocketType.Push);
+    var (pull, push) = pair;
+    pair.Connect();
     var freed = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
     const int size = 64 * 1024;
     nint block = Marshal.AllocHGlobal(size);
@@ -182,13 +164,11 @@ static async Task ZeroCopy()
 
 static Task PollerCheck()
 {
-    using var context = new Context();
-    using var a = NewSocket(context, SocketType.Pull);
-    using var b = NewSocket(context, SocketType.Pull);
-    using var push = NewSocket(context, SocketType.Push);
+    using var pair = new LoopbackPair(SocketType.Pull, SocketType.Push);
+    var (b, push) = pair;
+    pair.Connect();
+    using var a = LoopbackPair.NewSocket(pair.Context, SocketType.Pull);
     a.Bind("tcp://127.0.0.1:*");
-    b.Bind("tcp://127.0.0.1:*");
-    push.Connect(b.LastEndpoint);
     using var poller = new Poller(2);
     int ia = poller.Add(a, PollEvents.In);
     int ib = poller.Add(b, PollEvents.In);
@@ -248,11 +228,9 @@ static async Task AsyncDealerRouter()
 
 static Task ServerClient()
 {
-    using var context = new Context();
-    using var server = NewSocket(context, SocketType.Server);
-    using var client = NewSocket(context, SocketType.Client);
-    server.Bind("tcp://127.0.0.1:*");
-    client.Connect(server.LastEndpoint);
+    using var pair = new LoopbackPair(SocketType.Server, SocketType.Client);
+    var (server, client) = pair;
+    pair.Connect();
     client.Send("question");
     using var request = new Message();
     Expect(server.Recv(request) && request.ToString() == "question" && request.RoutingId != 0, "a request with a routing id");
@@ -264,12 +242,10 @@ static Task ServerClient()
 
 static Task RadioDish()
 {
-    using var context = new Context();
-    using var radio = NewSocket(context, SocketType.Radio);
-    using var dish = NewSocket(context, SocketType.Dish);
-    radio.Bind("tcp://127.0.0.1:*");
+    using var pair = new LoopbackPair(SocketType.Radio, SocketType.Dish);
+    var (radio, dish) = pair;
     dish.Join("weather");
-    dish.Connect(radio.LastEndpoint);
+    pair.Connect();
 
     // The join travels to the radio after the connection is up: send until the dish hears the group.
     using var received = new Message();
@@ -301,11 +277,9 @@ static Task RadioDish()
 
 static Task ScatterGather()
 {
-    using var context = new Context();
-    using var gather = NewSocket(context, SocketType.Gather);
-    using var scatter = NewSocket(context, SocketType.Scatter);
-    gather.Bind("tcp://127.0.0.1:*");
-    scatter.Connect(gather.LastEndpoint);
+    using var pair = new LoopbackPair(SocketType.Gather, SocketType.Scatter);
+    var (gather, scatter) = pair;
+    pair.Connect();
     for (int i = 0; i < 10; i++)
     {
         scatter.Send($"part {i}");
@@ -321,11 +295,9 @@ static Task ScatterGather()
 
 static Task PeerToPeer()
 {
-    using var context = new Context();
-    using var first = NewSocket(context, SocketType.Peer);
-    using var second = NewSocket(context, SocketType.Peer);
-    first.Bind("tcp://127.0.0.1:*");
-    uint toFirst = second.ConnectPeer(first.LastEndpoint);
+    using var pair = new LoopbackPair(SocketType.Peer, SocketType.Peer);
+    var (first, second) = pair;
+    uint toFirst = second.ConnectPeer(pair.Bind());
     using (var hello = new Message("hello") { RoutingId = toFirst })
     {
         second.Send(hello);
@@ -337,4 +309,52 @@ static Task PeerToPeer()
     first.Send(back);
     Expect(second.RecvString() == "hello back", "hello back");
     return Task.CompletedTask;
+}
+
+/// <summary>
+/// A check's context of its own and two sockets with timeouts (<see cref="NewSocket"/>); <see cref="Connect"/> binds the
+/// first to loopback tcp and connects the second to it, after the check has set what must be set before. Disposing the
+/// pair disposes all three.
+/// </summary>
+sealed class LoopbackPair : IDisposable
+{
+    public LoopbackPair(SocketType binderType, SocketType connectorType)
+    {
+        Binder = NewSocket(Context, binderType);
+        Connector = NewSocket(Context, connectorType);
+    }
+
+    public Context Context { get; } = new();
+
+    /// <summary>A socket whose blocking calls give up after 10 s, so that a failing check fails instead of hanging.</summary>
+    public static Socket NewSocket(Context context, SocketType type)
+    {
+        var socket = new Socket(context, type);
+        socket.SetOption(SocketOption.ReceiveTimeout, 10_000);
+        socket.SetOption(SocketOption.SendTimeout, 10_000);
+        return socket;
+    }
+
+    public Socket Binder { get; }
+
+    public Socket Connector { get; }
+
+    /// <summary>Binds <see cref="Binder"/> to an ephemeral loopback port; returns the endpoint to connect to.</summary>
+    public string Bind()
+    {
+        Binder.Bind("tcp://127.0.0.1:*");
+        return Binder.LastEndpoint;
+    }
+
+    /// <summary>Binds <see cref="Binder"/> and connects <see cref="Connector"/> to it.</summary>
+    public void Connect() => Connector.Connect(Bind());
+
+    public void Deconstruct(out Socket binder, out Socket connector) => (binder, connector) = (Binder, Connector);
+
+    public void Dispose()
+    {
+        Connector.Dispose();
+        Binder.Dispose();
+        Context.Dispose();
+    }
 }

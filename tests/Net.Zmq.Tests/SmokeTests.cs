@@ -1,3 +1,5 @@
+using Net.Zmq.Tests.Support;
+
 namespace Net.Zmq.Tests;
 
 public class SmokeTests
@@ -5,11 +7,8 @@ public class SmokeTests
     [Fact]
     public void Req_and_rep_exchange_a_message_over_tcp()
     {
-        using var context = new Context();
-        using var server = new Socket(context, SocketType.Rep);
-        using var client = new Socket(context, SocketType.Req);
-        server.Bind("tcp://127.0.0.1:*");
-        client.Connect(server.LastEndpoint);
+        using var pair = SocketPair.Open(SocketType.Rep, SocketType.Req);
+        var (server, client) = pair;
 
         Assert.True(client.Send("ping"));
         Assert.Equal("ping", server.RecvString());

@@ -94,8 +94,9 @@ public class ReconnectChurnTests(ITestOutputHelper output)
     {
         // The workaround docs/reliability.md gives. A higher socket limit than the default 1,023, because libzmq
         // closes disposed sockets asynchronously and a tight loop can run ahead of it.
-        using var context = new Context(1, 16_384) { DefaultLinger = TimeSpan.Zero };
-        using var router = Sockets.New(context, SocketType.Router);
+        using var group = SocketGroup.WithOwnContext(maxSockets: 16_384);
+        Context context = group.Context;
+        Socket router = group.New(SocketType.Router);
         string endpoint = Endpoints.BindTcp(router);
         int before = ProcessStats.OpenFileDescriptors();
 

@@ -16,54 +16,37 @@ public static class StreamScenarios
     public static ScenarioResult PushPull(long count)
     {
         var clock = Stopwatch.StartNew();
-        using var context = new Context { DefaultLinger = TimeSpan.Zero };
-        using var pull = NewSocket(context, SocketType.Pull);
-        using var push = NewSocket(context, SocketType.Push);
-        pull.Bind("tcp://127.0.0.1:*");
-        push.Connect(pull.LastEndpoint);
+        using var pair = new TcpPair(SocketType.Pull, SocketType.Push);
+        var (pull, push) = (pair.Binder, pair.Connector);
 
         var check = new SequenceCheck();
         long corrupt = 0;
         Exception? receiveFailure = null;
-        var receiver = new Thread(() =>
+        Thread receiver = StartThread("soak pull", () => receiveFailure = Capture(() =>
         {
-            try
+            Span<byte> frame = stackalloc byte[FrameSize];
+            for (long i = 0; i < count; i++)
             {
-                Span<byte> frame = stackalloc byte[FrameSize];
-                for (long i = 0; i < count; i++)
+                int size = pull.Recv(frame);
+                if (size != FrameSize || !TryRead(frame, out long sequence))
                 {
-                    int size = pull.Recv(frame);
-                    if (size != FrameSize || !TryRead(frame, out long sequence))
-                    {
-                        corrupt++;
-                        continue;
-                    }
-
-                    check.Observe(sequence);
+                    corrupt++;
+                    continue;
                 }
-            }
-            catch (Exception ex)
-            {
-                receiveFailure = ex;
-            }
-        })
-        { IsBackground = true, Name = "soak pull" };
-        receiver.Start();
 
-        Exception? sendFailure = null;
-        Span<byte> outgoing = stackalloc byte[FrameSize];
-        try
+                check.Observe(sequence);
+            }
+        }));
+
+        Exception? sendFailure = Capture(() =>
         {
+            Span<byte> outgoing = stackalloc byte[FrameSize];
             for (long i = 0; i < count; i++)
             {
                 Write(outgoing, i);
                 push.Send(outgoing);
             }
-        }
-        catch (Exception ex)
-        {
-            sendFailure = ex;
-        }
+        });
 
         bool finished = receiver.Join(TimeSpan.FromMilliseconds(TimeoutMs * 2));
         clock.Stop();
@@ -83,49 +66,36 @@ public static class StreamScenarios
     public static ScenarioResult RequestReply(long count)
     {
         var clock = Stopwatch.StartNew();
-        using var context = new Context { DefaultLinger = TimeSpan.Zero };
-        using var rep = NewSocket(context, SocketType.Rep);
-        using var req = NewSocket(context, SocketType.Req);
-        rep.Bind("tcp://127.0.0.1:*");
-        req.Connect(rep.LastEndpoint);
+        using var pair = new TcpPair(SocketType.Rep, SocketType.Req);
+        var (rep, req) = (pair.Binder, pair.Connector);
 
         var serverCheck = new SequenceCheck();
         long serverCorrupt = 0;
         Exception? serverFailure = null;
-        var server = new Thread(() =>
+        Thread server = StartThread("soak rep", () => serverFailure = Capture(() =>
         {
-            try
+            Span<byte> frame = stackalloc byte[FrameSize];
+            for (long i = 0; i < count; i++)
             {
-                Span<byte> frame = stackalloc byte[FrameSize];
-                for (long i = 0; i < count; i++)
+                int size = rep.Recv(frame);
+                if (size != FrameSize || !TryRead(frame, out long sequence))
                 {
-                    int size = rep.Recv(frame);
-                    if (size != FrameSize || !TryRead(frame, out long sequence))
-                    {
-                        serverCorrupt++;
-                    }
-                    else
-                    {
-                        serverCheck.Observe(sequence);
-                    }
-
-                    rep.Send(frame[..Math.Min(size, FrameSize)]);
+                    serverCorrupt++;
                 }
+                else
+                {
+                    serverCheck.Observe(sequence);
+                }
+
+                rep.Send(frame[..Math.Min(size, FrameSize)]);
             }
-            catch (Exception ex)
-            {
-                serverFailure = ex;
-            }
-        })
-        { IsBackground = true, Name = "soak rep" };
-        server.Start();
+        }));
 
         long wrongReplies = 0;
-        Exception? clientFailure = null;
-        Span<byte> request = stackalloc byte[FrameSize];
-        Span<byte> reply = stackalloc byte[FrameSize];
-        try
+        Exception? clientFailure = Capture(() =>
         {
+            Span<byte> request = stackalloc byte[FrameSize];
+            Span<byte> reply = stackalloc byte[FrameSize];
             for (long i = 0; i < count; i++)
             {
                 Write(request, i);
@@ -136,11 +106,7 @@ public static class StreamScenarios
                     wrongReplies++;
                 }
             }
-        }
-        catch (Exception ex)
-        {
-            clientFailure = ex;
-        }
+        });
 
         bool finished = server.Join(TimeSpan.FromMilliseconds(TimeoutMs));
         clock.Stop();
@@ -167,11 +133,57 @@ public static class StreamScenarios
         return BinaryPrimitives.ReadInt64LittleEndian(frame[8..]) == ~sequence;
     }
 
-    private static Socket NewSocket(Context context, SocketType type)
+    /// <summary>Runs <paramref name="work"/> and returns what it threw: a scenario reports a failure in its figures, it does not stop the soak.</summary>
+    private static Exception? Capture(Action work)
     {
-        var socket = new Socket(context, type);
-        socket.SetOption(SocketOption.ReceiveTimeout, TimeoutMs);
-        socket.SetOption(SocketOption.SendTimeout, TimeoutMs);
-        return socket;
+        try
+        {
+            work();
+            return null;
+        }
+        catch (Exception ex)
+        {
+            return ex;
+        }
+    }
+
+    private static Thread StartThread(string name, ThreadStart work)
+    {
+        var thread = new Thread(work) { IsBackground = true, Name = name };
+        thread.Start();
+        return thread;
+    }
+
+    /// <summary>A context of its own (no linger) and two sockets over loopback tcp, the second connected to the first; blocking calls give up after 30 s.</summary>
+    private sealed class TcpPair : IDisposable
+    {
+        public TcpPair(SocketType binderType, SocketType connectorType)
+        {
+            Binder = NewSocket(binderType);
+            Connector = NewSocket(connectorType);
+            Binder.Bind("tcp://127.0.0.1:*");
+            Connector.Connect(Binder.LastEndpoint);
+        }
+
+        public Context Context { get; } = new() { DefaultLinger = TimeSpan.Zero };
+
+        public Socket Binder { get; }
+
+        public Socket Connector { get; }
+
+        public void Dispose()
+        {
+            Connector.Dispose();
+            Binder.Dispose();
+            Context.Dispose();
+        }
+
+        private Socket NewSocket(SocketType type)
+        {
+            var socket = new Socket(Context, type);
+            socket.SetOption(SocketOption.ReceiveTimeout, TimeoutMs);
+            socket.SetOption(SocketOption.SendTimeout, TimeoutMs);
+            return socket;
+        }
     }
 }

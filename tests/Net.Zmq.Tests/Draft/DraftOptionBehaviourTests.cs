@@ -4,10 +4,9 @@ namespace Net.Zmq.Tests.Draft;
 
 public class DraftOptionBehaviourTests : ContextPerTest
 {
-    [SkippableFact]
+    [DraftFact]
     public void RouterNotify_delivers_an_empty_frame_from_a_peer_when_it_connects_and_when_it_disconnects()
     {
-        DraftSupport.RequireDraft();
         using Socket router = Sockets.New(Context, SocketType.Router);
         router.SetOption(SocketOption.RouterNotify, 3); // ZMQ_NOTIFY_CONNECT | ZMQ_NOTIFY_DISCONNECT
         string endpoint = Endpoints.BindTcp(router);
@@ -22,10 +21,9 @@ public class DraftOptionBehaviourTests : ContextPerTest
         Assert.Equal(["dealer-1", ""], Frames.RecvStrings(router));
     }
 
-    [SkippableFact]
+    [DraftFact]
     public void HelloMessage_and_DisconnectMessage_reach_the_server_when_a_client_comes_and_goes()
     {
-        DraftSupport.RequireDraft();
         using Socket server = Sockets.New(Context, SocketType.Server);
         server.SetOption(SocketOption.DisconnectMessage, "gone"u8);
         string endpoint = Endpoints.BindTcp(server);

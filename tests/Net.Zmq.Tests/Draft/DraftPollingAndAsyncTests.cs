@@ -4,10 +4,9 @@ namespace Net.Zmq.Tests.Draft;
 
 public class DraftPollingAndAsyncTests : ContextPerTest
 {
-    [SkippableFact]
+    [DraftFact]
     public void Poller_waits_on_a_Server_and_a_Dish_together()
     {
-        DraftSupport.RequireDraft();
         using Socket server = Sockets.New(Context, SocketType.Server);
         using Socket client = Sockets.New(Context, SocketType.Client);
         using Socket radio = Sockets.New(Context, SocketType.Radio);
@@ -40,10 +39,9 @@ public class DraftPollingAndAsyncTests : ContextPerTest
         Assert.Equal(0, poller.Poll(0));
     }
 
-    [SkippableFact]
+    [DraftFact]
     public async Task Async_methods_refuse_a_draft_socket_at_once_and_the_blocking_calls_still_work()
     {
-        DraftSupport.RequireDraft();
         using var pair = SocketPair.Open(SocketType.Server, SocketType.Client);
         var (server, client) = pair;
         using var message = new Message();
@@ -66,10 +64,9 @@ public class DraftPollingAndAsyncTests : ContextPerTest
         Assert.Equal("blocking still works", server.RecvString());
     }
 
-    [SkippableFact]
+    [DraftFact]
     public void Draft_sockets_read_their_type_and_report_themselves_thread_safe()
     {
-        DraftSupport.RequireDraft();
         foreach (SocketType type in Enum.GetValues<SocketType>().Where(type => type >= SocketType.Server))
         {
             using Socket socket = Sockets.New(Context, type);

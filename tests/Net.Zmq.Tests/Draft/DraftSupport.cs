@@ -9,10 +9,9 @@ internal static class DraftSupport
     /// <summary>Whether the loaded libzmq was built with the draft API.</summary>
     public static bool Available { get; } = Context.Has("draft");
 
-    /// <summary>Skips a test of a draft feature when the loaded libzmq lacks the draft API.</summary>
-    public static void RequireDraft() =>
-        Skip.IfNot(Available,
-            $"The loaded libzmq {Context.Version} has no draft API; point NETZMQ_LIBZMQ_PATH at a draft-enabled build (the bundled one) to run this test.");
+    /// <summary>Why a test of a draft feature (<see cref="DraftFactAttribute"/>) is skipped where the loaded libzmq lacks the draft API.</summary>
+    public static string NoDraftReason =>
+        $"The loaded libzmq {Context.Version} has no draft API; point NETZMQ_LIBZMQ_PATH at a draft-enabled build (the bundled one) to run this test.";
 
     /// <summary>Skips a test of the "no draft API" behaviour when the loaded libzmq has it.</summary>
     public static void RequireNoDraft() =>

@@ -2,10 +2,9 @@ namespace Net.Zmq.Tests.Draft;
 
 public class MessageDraftTests
 {
-    [SkippableFact]
+    [DraftFact]
     public void RoutingId_and_Group_round_trip_on_a_message()
     {
-        DraftSupport.RequireDraft();
         using var message = new Message("payload");
         Assert.Equal(0u, message.RoutingId);
         Assert.Equal("", message.Group);

@@ -4,10 +4,9 @@ namespace Net.Zmq.Tests.Draft;
 
 public class RadioDishTests : ContextPerTest
 {
-    [SkippableFact]
+    [DraftFact]
     public void Dish_receives_only_the_groups_it_joined_over_tcp_and_nothing_after_leaving()
     {
-        DraftSupport.RequireDraft();
         using var pair = SocketPair.Open(SocketType.Radio, SocketType.Dish);
         var (radio, dish) = pair;
         dish.Join("weather");
@@ -35,10 +34,9 @@ public class RadioDishTests : ContextPerTest
         Frames.AssertNothingWaiting(dish);
     }
 
-    [SkippableFact]
+    [DraftFact]
     public void Radio_reaches_a_dish_over_udp()
     {
-        DraftSupport.RequireDraft();
         using Socket radio = Sockets.New(Context, SocketType.Radio);
         using Socket dish = Sockets.New(Context, SocketType.Dish);
         string endpoint = $"udp://127.0.0.1:{FreeUdpPort()}";
@@ -55,10 +53,9 @@ public class RadioDishTests : ContextPerTest
         Assert.Equal("telemetry", received.Group);
     }
 
-    [SkippableFact]
+    [DraftFact]
     public void Join_twice_and_Leave_without_Join_are_refused_with_EINVAL()
     {
-        DraftSupport.RequireDraft();
         using Socket dish = Sockets.New(Context, SocketType.Dish);
         dish.Join("a");
 
@@ -71,10 +68,9 @@ public class RadioDishTests : ContextPerTest
         dish.Leave("a");
     }
 
-    [SkippableFact]
+    [DraftFact]
     public void Join_and_Leave_are_for_Dish_sockets_only()
     {
-        DraftSupport.RequireDraft();
         using Socket radio = Sockets.New(Context, SocketType.Radio);
         using Socket sub = Sockets.New(Context, SocketType.Sub);
 

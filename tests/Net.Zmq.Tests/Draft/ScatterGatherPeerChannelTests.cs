@@ -4,16 +4,13 @@ namespace Net.Zmq.Tests.Draft;
 
 public class ScatterGatherPeerChannelTests : ContextPerTest
 {
-    [SkippableFact]
+    [DraftFact]
     public void Gather_fair_queues_what_two_scatters_send()
     {
-        DraftSupport.RequireDraft();
-        using Socket gather = Sockets.New(Context, SocketType.Gather);
-        using Socket left = Sockets.New(Context, SocketType.Scatter);
-        using Socket right = Sockets.New(Context, SocketType.Scatter);
-        string endpoint = Endpoints.BindTcp(gather);
-        left.Connect(endpoint);
-        right.Connect(endpoint);
+        using var group = new SocketGroup(Context);
+        Socket gather = group.New(SocketType.Gather);
+        Socket[] scatters = group.ConnectedTo(Endpoints.BindTcp(gather), SocketType.Scatter, 2);
+        var (left, right) = (scatters[0], scatters[1]);
 
         for (int i = 0; i < 5; i++)
         {
@@ -31,10 +28,9 @@ public class ScatterGatherPeerChannelTests : ContextPerTest
         Assert.Equal(Enumerable.Range(0, 5).Select(i => $"right {i}"), received.Where(text => text.StartsWith("right", StringComparison.Ordinal)));
     }
 
-    [SkippableFact]
+    [DraftFact]
     public void Peers_connect_to_each_other_with_ConnectPeer_and_answer_by_routing_id()
     {
-        DraftSupport.RequireDraft();
         using Socket alice = Sockets.New(Context, SocketType.Peer);
         using Socket bob = Sockets.New(Context, SocketType.Peer);
         string aliceEndpoint = Endpoints.BindTcp(alice);
@@ -67,10 +63,9 @@ public class ScatterGatherPeerChannelTests : ContextPerTest
         }
     }
 
-    [SkippableFact]
+    [DraftFact]
     public void ConnectPeer_is_refused_on_other_types_and_with_Immediate()
     {
-        DraftSupport.RequireDraft();
         using Socket client = Sockets.New(Context, SocketType.Client);
         using Socket peer = Sockets.New(Context, SocketType.Peer);
         peer.SetOption(SocketOption.Immediate, true);
@@ -81,10 +76,9 @@ public class ScatterGatherPeerChannelTests : ContextPerTest
         Assert.Throws<ArgumentException>(() => peer.ConnectPeer(""));
     }
 
-    [SkippableFact]
+    [DraftFact]
     public void Channel_pair_talks_both_ways_over_inproc()
     {
-        DraftSupport.RequireDraft();
         using var pair = SocketPair.Open(SocketType.Channel, SocketType.Channel, inproc: true);
         var (left, right) = pair;
 

@@ -4,16 +4,13 @@ namespace Net.Zmq.Tests.Draft;
 
 public class ServerClientTests : ContextPerTest
 {
-    [SkippableFact]
+    [DraftFact]
     public void Server_answers_each_client_through_the_routing_id_its_request_carried()
     {
-        DraftSupport.RequireDraft();
-        using Socket server = Sockets.New(Context, SocketType.Server);
-        using Socket first = Sockets.New(Context, SocketType.Client);
-        using Socket second = Sockets.New(Context, SocketType.Client);
-        string endpoint = Endpoints.BindTcp(server);
-        first.Connect(endpoint);
-        second.Connect(endpoint);
+        using var group = new SocketGroup(Context);
+        Socket server = group.New(SocketType.Server);
+        Socket[] clients = group.ConnectedTo(Endpoints.BindTcp(server), SocketType.Client, 2);
+        var (first, second) = (clients[0], clients[1]);
 
         DraftSupport.Send(first, "from first");
         DraftSupport.Send(second, "from second");
@@ -35,10 +32,9 @@ public class ServerClientTests : ContextPerTest
         Frames.AssertNothingWaiting(second);
     }
 
-    [SkippableFact]
+    [DraftFact]
     public void Server_send_to_an_unknown_routing_id_fails_with_EHOSTUNREACH()
     {
-        DraftSupport.RequireDraft();
         using Socket server = Sockets.New(Context, SocketType.Server);
         using var message = new Message("nobody") { RoutingId = 12345 };
 
@@ -47,10 +43,9 @@ public class ServerClientTests : ContextPerTest
         Assert.Equal(ZmqError.EHOSTUNREACH, ex.ErrorNumber);
     }
 
-    [SkippableFact]
+    [DraftFact]
     public async Task Client_and_server_exchange_many_requests_from_two_threads_at_once()
     {
-        DraftSupport.RequireDraft();
         using var pair = SocketPair.Open(SocketType.Server, SocketType.Client);
         var (server, client) = pair;
         const int Requests = 200;

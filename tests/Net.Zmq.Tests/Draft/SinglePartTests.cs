@@ -4,10 +4,9 @@ namespace Net.Zmq.Tests.Draft;
 
 public class SinglePartTests
 {
-    [SkippableFact]
+    [DraftFact]
     public void SendMore_and_multipart_sends_are_refused_before_anything_is_queued_then_a_single_part_send_works()
     {
-        DraftSupport.RequireDraft();
         using var pair = SocketPair.Open(SocketType.Channel, SocketType.Channel, inproc: true);
         var (left, right) = pair;
 

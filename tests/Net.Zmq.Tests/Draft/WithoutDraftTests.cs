@@ -44,10 +44,9 @@ public class WithoutDraftTests : ContextPerTest
         Assert.Equal("still fine", right.RecvString());
     }
 
-    [SkippableFact]
+    [DraftFact]
     public void Context_Has_draft_is_true_where_the_draft_sockets_exist()
     {
-        DraftSupport.RequireDraft();
         Assert.True(Context.Has("draft"));
         using var socket = new Socket(Context, SocketType.Server);
         Assert.Equal(SocketType.Server, socket.Type);

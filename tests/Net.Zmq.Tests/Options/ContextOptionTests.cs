@@ -146,4 +146,37 @@ public class ContextOptionTests
 
         Assert.Equal(ZmqError.EMFILE, ex.ErrorNumber);
     }
+
+    [Fact]
+    public void New_socket_gets_the_contexts_default_linger_of_one_second()
+    {
+        using var context = new Context();
+        using var socket = new Socket(context, SocketType.Dealer);
+
+        Assert.Equal(TimeSpan.FromSeconds(1), context.DefaultLinger);
+        Assert.Equal(1000, socket.GetOption<int>(SocketOption.Linger));
+    }
+
+    [Fact]
+    public void Changed_default_linger_applies_to_sockets_created_afterwards()
+    {
+        using var context = new Context();
+        using var before = new Socket(context, SocketType.Dealer);
+
+        context.DefaultLinger = TimeSpan.FromMilliseconds(50);
+        using var after = new Socket(context, SocketType.Dealer);
+
+        Assert.Equal(1000, before.GetOption<int>(SocketOption.Linger));
+        Assert.Equal(50, after.GetOption<int>(SocketOption.Linger));
+    }
+
+    [Fact]
+    public void Infinite_default_linger_leaves_libzmqs_own_default_of_minus_one()
+    {
+        using var context = new Context { DefaultLinger = Timeout.InfiniteTimeSpan };
+        using var socket = new Socket(context, SocketType.Dealer);
+
+        Assert.Equal(Timeout.InfiniteTimeSpan, context.DefaultLinger);
+        Assert.Equal(-1, socket.GetOption<int>(SocketOption.Linger));
+    }
 }

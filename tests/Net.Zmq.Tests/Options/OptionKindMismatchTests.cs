@@ -108,4 +108,15 @@ public class OptionKindMismatchTests : ContextPerTest
         Assert.Throws<ArgumentOutOfRangeException>(() => socket.GetOption<int>((SocketOption)1000));
         Assert.Throws<ArgumentOutOfRangeException>(() => socket.GetOption<int>((SocketOption)(-1)));
     }
+
+    [Fact]
+    public void Option_of_the_wrong_kind_throws_ArgumentException_not_ZmqException()
+    {
+        using var socket = new Socket(Context, SocketType.Dealer);
+
+        var ex = Assert.Throws<ArgumentException>(() => socket.SetOption(SocketOption.Linger, true));
+
+        Assert.Equal("value", ex.ParamName);
+        Assert.Contains("Linger", ex.Message, StringComparison.Ordinal);
+    }
 }

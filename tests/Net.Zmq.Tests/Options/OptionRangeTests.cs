@@ -88,4 +88,18 @@ public class OptionRangeTests : ContextPerTest
         Assert.Equal(255, socket.GetOption<byte[]>(SocketOption.RoutingId).Length);
         Assert.Equal(-1L, socket.GetOption<long>(SocketOption.MaxMessageSize));
     }
+
+    [Fact]
+    public void Value_out_of_range_throws_ZmqException_EINVAL()
+    {
+        using var socket = new Socket(Context, SocketType.Dealer);
+
+        var linger = Assert.Throws<ZmqException>(() => socket.SetOption(SocketOption.Linger, -2));
+        var watermark = Assert.Throws<ZmqException>(() => socket.SetOption(SocketOption.SendHighWatermark, -1));
+        var routingId = Assert.Throws<ZmqException>(() => socket.SetOption(SocketOption.RoutingId, ReadOnlySpan<byte>.Empty));
+
+        Assert.Equal(ZmqError.EINVAL, linger.ErrorNumber);
+        Assert.Equal(ZmqError.EINVAL, watermark.ErrorNumber);
+        Assert.Equal(ZmqError.EINVAL, routingId.ErrorNumber);
+    }
 }

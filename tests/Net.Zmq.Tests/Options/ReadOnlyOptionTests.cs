@@ -78,10 +78,9 @@ public class ReadOnlyOptionTests : ContextPerTest
     [Fact]
     public void Mechanism_follows_the_security_options()
     {
-        using var context = new Context();
-        using var plain = new Socket(context, SocketType.Dealer);
-        using var curve = new Socket(context, SocketType.Dealer);
-        using var gssapi = new Socket(context, SocketType.Dealer);
+        using var plain = new Socket(Context, SocketType.Dealer);
+        using var curve = new Socket(Context, SocketType.Dealer);
+        using var gssapi = new Socket(Context, SocketType.Dealer);
 
         plain.SetOption(SocketOption.PlainServer, true);
         curve.SetOption(SocketOption.CurveServer, true);
@@ -172,5 +171,16 @@ public class ReadOnlyOptionTests : ContextPerTest
         socket.Bind(endpoint);
 
         Assert.Equal(endpoint, socket.LastEndpoint);
+    }
+
+    [Fact]
+    public void Writing_a_read_only_option_throws_ArgumentException_naming_the_option()
+    {
+        using var socket = new Socket(Context, SocketType.Dealer);
+
+        var ex = Assert.Throws<ArgumentException>(() => socket.SetOption(SocketOption.Events, 0));
+
+        Assert.Equal("option", ex.ParamName);
+        Assert.Contains("read-only", ex.Message, StringComparison.Ordinal);
     }
 }

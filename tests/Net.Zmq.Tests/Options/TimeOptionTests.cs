@@ -1,12 +1,13 @@
+using Net.Zmq.Tests.Support;
+
 namespace Net.Zmq.Tests.Options;
 
-public class TimeOptionTests
+public class TimeOptionTests : ContextPerTest
 {
     [Fact]
     public void Linger_round_trips_as_TimeSpan()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         socket.SetOption(SocketOption.Linger, TimeSpan.FromMilliseconds(1234));
 
@@ -16,8 +17,7 @@ public class TimeOptionTests
     [Fact]
     public void Linger_round_trips_as_int_milliseconds()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         socket.SetOption(SocketOption.Linger, 321);
 
@@ -29,8 +29,7 @@ public class TimeOptionTests
     [Fact]
     public void Infinite_TimeSpan_is_stored_as_minus_one()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         socket.SetOption(SocketOption.ReceiveTimeout, Timeout.InfiniteTimeSpan);
 
@@ -40,8 +39,7 @@ public class TimeOptionTests
     [Fact]
     public void Minus_one_milliseconds_reads_back_as_Infinite_TimeSpan()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
         socket.SetOption(SocketOption.SendTimeout, 100);
 
         socket.SetOption(SocketOption.SendTimeout, -1);
@@ -52,8 +50,7 @@ public class TimeOptionTests
     [Fact]
     public void Zero_TimeSpan_is_zero_milliseconds()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         socket.SetOption(SocketOption.Linger, TimeSpan.Zero);
 
@@ -64,8 +61,8 @@ public class TimeOptionTests
     [Fact]
     public void Negative_TimeSpan_other_than_infinite_is_rejected_before_libzmq()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
+        socket.SetOption(SocketOption.Linger, TimeSpan.FromSeconds(1));
 
         Assert.Throws<ArgumentOutOfRangeException>(() => socket.SetOption(SocketOption.Linger, TimeSpan.FromMilliseconds(-2)));
         Assert.Throws<ArgumentOutOfRangeException>(() => socket.SetOption(SocketOption.Linger, TimeSpan.FromMilliseconds((double)int.MaxValue + 1)));
@@ -73,43 +70,9 @@ public class TimeOptionTests
     }
 
     [Fact]
-    public void New_socket_gets_the_contexts_default_linger_of_one_second()
-    {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
-
-        Assert.Equal(TimeSpan.FromSeconds(1), context.DefaultLinger);
-        Assert.Equal(1000, socket.GetOption<int>(SocketOption.Linger));
-    }
-
-    [Fact]
-    public void Changed_default_linger_applies_to_sockets_created_afterwards()
-    {
-        using var context = new Context();
-        using var before = new Socket(context, SocketType.Dealer);
-
-        context.DefaultLinger = TimeSpan.FromMilliseconds(50);
-        using var after = new Socket(context, SocketType.Dealer);
-
-        Assert.Equal(1000, before.GetOption<int>(SocketOption.Linger));
-        Assert.Equal(50, after.GetOption<int>(SocketOption.Linger));
-    }
-
-    [Fact]
-    public void Infinite_default_linger_leaves_libzmqs_own_default_of_minus_one()
-    {
-        using var context = new Context { DefaultLinger = Timeout.InfiniteTimeSpan };
-        using var socket = new Socket(context, SocketType.Dealer);
-
-        Assert.Equal(Timeout.InfiniteTimeSpan, context.DefaultLinger);
-        Assert.Equal(-1, socket.GetOption<int>(SocketOption.Linger));
-    }
-
-    [Fact]
     public void HeartbeatTtl_is_kept_in_deciseconds()
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         socket.SetOption(SocketOption.HeartbeatTtl, 1999);
 

@@ -1,4 +1,5 @@
 using Net.Zmq.Internal;
+using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Options;
 
@@ -8,7 +9,7 @@ namespace Net.Zmq.Tests.Options;
 /// means "unlimited" or "the OS default" (Linger, the timeouts, ReconnectInterval, the buffers, the TCP keepalives, UseFd)
 /// are refused below -1 by libzmq itself: every numeric option is tried with -2.
 /// </summary>
-public sealed class UnlimitedOptionTests
+public sealed class UnlimitedOptionTests : ContextPerTest
 {
     [Theory]
     [InlineData(-2L)]
@@ -16,8 +17,7 @@ public sealed class UnlimitedOptionTests
     [InlineData(long.MinValue)]
     public void MaxMessageSize_refuses_negative_values_other_than_minus_one(long value)
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
         socket.SetOption(SocketOption.MaxMessageSize, 4096L);
 
         var asLong = Assert.Throws<ArgumentOutOfRangeException>(() => socket.SetOption(SocketOption.MaxMessageSize, value));
@@ -33,8 +33,7 @@ public sealed class UnlimitedOptionTests
     [InlineData(1L << 40)]
     public void MaxMessageSize_takes_minus_one_and_sizes(long value)
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         socket.SetOption(SocketOption.MaxMessageSize, value);
 
@@ -46,8 +45,7 @@ public sealed class UnlimitedOptionTests
     [InlineData(-99)]
     public void HeartbeatTtl_refuses_negative_values(int value)
     {
-        using var context = new Context();
-        using var socket = new Socket(context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
         socket.SetOption(SocketOption.HeartbeatTtl, 2000);
 
         Assert.Throws<ArgumentOutOfRangeException>(() => socket.SetOption(SocketOption.HeartbeatTtl, value));
@@ -67,8 +65,7 @@ public sealed class UnlimitedOptionTests
     [MemberData(nameof(NumericOptions))]
     public void No_numeric_option_takes_minus_two(SocketOption option)
     {
-        using var context = new Context();
-        using var socket = new Socket(context, option.ToString().StartsWith("XPub", StringComparison.Ordinal) ? SocketType.XPub : SocketType.Dealer);
+        using var socket = new Socket(Context, option.ToString().StartsWith("XPub", StringComparison.Ordinal) ? SocketType.XPub : SocketType.Dealer);
 
         Exception? refused = Record.Exception(() => socket.SetOption(option, -2));
 

@@ -69,4 +69,15 @@ public class WriteOnlyOptionTests : ContextPerTest
         Assert.Equal("keep 2", subscriber.RecvString());
         Assert.False(subscriber.TryRecvString(out _));
     }
+
+    [Fact]
+    public void Reading_a_write_only_option_throws_ArgumentException_naming_the_option()
+    {
+        using var socket = new Socket(Context, SocketType.Sub);
+
+        var ex = Assert.Throws<ArgumentException>(() => socket.GetOption<byte[]>(SocketOption.Subscribe));
+
+        Assert.Equal("option", ex.ParamName);
+        Assert.Contains("write-only", ex.Message, StringComparison.Ordinal);
+    }
 }

@@ -53,29 +53,32 @@ public sealed class SamplesTests(ITestOutputHelper output)
     [Fact]
     public void List_prints_every_sample()
     {
-        using var stdout = new StringWriter();
-        using var stderr = new StringWriter();
-
-        int exitCode = SampleRegistry.RunCommandLine(["list"], stdout, stderr);
+        (int exitCode, string stdout, string stderr) = RunCommandLine("list");
 
         Assert.Equal(SampleRegistry.ExitSuccess, exitCode);
-        string[] listed = stdout.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        string[] listed = stdout.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
         Assert.Equal(SampleRegistry.Names, listed.Select(line => line.Split(' ')[0]));
-        Assert.Empty(stderr.ToString());
+        Assert.Empty(stderr);
     }
 
     [Fact]
     public void An_unknown_name_prints_the_usage_on_stderr_and_exits_with_2()
     {
-        using var stdout = new StringWriter();
-        using var stderr = new StringWriter();
-
-        int exitCode = SampleRegistry.RunCommandLine(["no-such-sample"], stdout, stderr);
+        (int exitCode, string stdout, string stderr) = RunCommandLine("no-such-sample");
 
         Assert.Equal(SampleRegistry.ExitUsage, exitCode);
-        Assert.Contains("usage:", stderr.ToString(), StringComparison.Ordinal);
-        Assert.Contains("no-such-sample", stderr.ToString(), StringComparison.Ordinal);
-        Assert.Empty(stdout.ToString());
+        Assert.Contains("usage:", stderr, StringComparison.Ordinal);
+        Assert.Contains("no-such-sample", stderr, StringComparison.Ordinal);
+        Assert.Empty(stdout);
+    }
+
+    /// <summary>Runs the samples' command line with <paramref name="args"/>; returns its exit code and what it printed on each stream.</summary>
+    private static (int ExitCode, string Stdout, string Stderr) RunCommandLine(params string[] args)
+    {
+        using var stdout = new StringWriter();
+        using var stderr = new StringWriter();
+        int exitCode = SampleRegistry.RunCommandLine(args, stdout, stderr);
+        return (exitCode, stdout.ToString(), stderr.ToString());
     }
 
     /// <summary>A StringWriter that a sample's threads may write to while the test reads it after a timeout.</summary>

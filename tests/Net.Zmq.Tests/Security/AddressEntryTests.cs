@@ -8,19 +8,8 @@ namespace Net.Zmq.Tests.Security;
 /// octal, hex), which would guard another network than the one written, are refused with the entry probably meant.
 /// Requests are written by hand to give the authenticator the peer addresses that matter.
 /// </summary>
-public sealed class AddressEntryTests : IDisposable
+public sealed class AddressEntryTests : AuthenticatorPerTest
 {
-    private readonly Context _context = Sockets.NewContext();
-    private readonly ZapAuthenticator _authenticator;
-
-    public AddressEntryTests() => _authenticator = new ZapAuthenticator(_context);
-
-    public void Dispose()
-    {
-        _authenticator.Dispose();
-        _context.Dispose();
-    }
-
     [Theory]
     [InlineData("192.168/16", "192.168.1.1", "'192.168.0.0/16'")]
     [InlineData("10/8", "10.1.2.3", "'10.0.0.0/8'")]
@@ -46,8 +35,8 @@ public sealed class AddressEntryTests : IDisposable
     [InlineData("2001:db8::1::2", "2001:db8::1:0:0:2", "only once")]
     public void A_confusable_entry_is_refused_naming_what_was_probably_meant_and_adds_nothing(string entry, string peer, string meant)
     {
-        ArgumentException denied = Assert.Throws<ArgumentException>(() => _authenticator.DefaultPolicy.DenyAddress(entry));
-        ArgumentException allowed = Assert.Throws<ArgumentException>(() => _authenticator.DefaultPolicy.AllowAddress(entry));
+        ArgumentException denied = Assert.Throws<ArgumentException>(() => Authenticator.DefaultPolicy.DenyAddress(entry));
+        ArgumentException allowed = Assert.Throws<ArgumentException>(() => Authenticator.DefaultPolicy.AllowAddress(entry));
 
         Assert.Contains(meant, denied.Message, StringComparison.Ordinal);
         Assert.Contains($"'{entry}'", denied.Message, StringComparison.Ordinal);
@@ -66,11 +55,11 @@ public sealed class AddressEntryTests : IDisposable
     [InlineData("0.0.0.0/0", "203.0.113.9", "2001:db8::1")]
     public void The_canonical_entry_denies_the_peers_it_names_and_no_others(string entry, string inside, string outside)
     {
-        _authenticator.DefaultPolicy.DenyAddress(entry);
+        Authenticator.DefaultPolicy.DenyAddress(entry);
 
         Assert.Equal("400", Ask(inside));
         Assert.Equal("200", Ask(outside));
     }
 
-    private string Ask(string peer) => ZapRequests.Ask(_context, "", peer, "NULL").Status;
+    private string Ask(string peer) => ZapRequests.Ask(Context, "", peer, "NULL").Status;
 }

@@ -9,24 +9,17 @@ namespace Net.Zmq.Tests.Security;
 /// directory; a FIFO, a device, a big file or a link out of the directory fails the directory instead of blocking the
 /// ZAP thread, exhausting memory or trusting a key from elsewhere. Requests are written by hand, as libzmq writes them.
 /// </summary>
-public sealed class CertificateDirectoryEntryTests : IDisposable
+public sealed class CertificateDirectoryEntryTests : AuthenticatorPerTest
 {
     private readonly TemporaryDirectory _directory = new();
     private readonly TemporaryDirectory _elsewhere = new();
-    private readonly Context _context = Sockets.NewContext();
-    private readonly ZapAuthenticator _authenticator;
     private readonly CurveCertificate _known = CurveCertificate.Generate();
 
-    public CertificateDirectoryEntryTests()
-    {
-        _authenticator = new ZapAuthenticator(_context);
-        _known.SavePublic(_directory.File("known.key"));
-    }
+    public CertificateDirectoryEntryTests() => _known.SavePublic(_directory.File("known.key"));
 
-    public void Dispose()
+    protected override void Dispose(bool disposing)
     {
-        _authenticator.Dispose();
-        _context.Dispose();
+        base.Dispose(disposing);
         _directory.Dispose();
         _elsewhere.Dispose();
     }
@@ -37,7 +30,7 @@ public sealed class CertificateDirectoryEntryTests : IDisposable
         Skip.IfNot(OperatingSystem.IsLinux(), "FIFOs are made with mkfifo on Linux.");
         string fifo = MakeFifo("pipe.key");
 
-        Task<Exception?> call = Task.Run(() => Record(() => _authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path)));
+        Task<Exception?> call = Task.Run<Exception?>(() => Record.Exception(() => Authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path)));
         bool finished = call.Wait(Timeouts.Wait);
         if (!finished)
         {
@@ -54,8 +47,8 @@ public sealed class CertificateDirectoryEntryTests : IDisposable
     public void A_FIFO_added_later_gets_status_500_and_other_domains_are_still_answered()
     {
         Skip.IfNot(OperatingSystem.IsLinux(), "FIFOs are made with mkfifo on Linux.");
-        _authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path);
-        _authenticator.ForDomain("other").AllowAnyCurveKey();
+        Authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path);
+        Authenticator.ForDomain("other").AllowAnyCurveKey();
         Assert.Equal("200", AskCurve("", _known));
         string fifo = MakeFifo("pipe.key");
 
@@ -79,7 +72,7 @@ public sealed class CertificateDirectoryEntryTests : IDisposable
         Skip.IfNot(OperatingSystem.IsLinux(), "/dev/zero is a Linux device.");
         File.CreateSymbolicLink(_directory.File("zero.key"), "/dev/zero");
 
-        InvalidDataException error = Assert.Throws<InvalidDataException>(() => _authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path));
+        InvalidDataException error = Assert.Throws<InvalidDataException>(() => Authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path));
 
         Assert.Contains(_directory.File("zero.key"), error.Message, StringComparison.Ordinal);
     }
@@ -88,8 +81,8 @@ public sealed class CertificateDirectoryEntryTests : IDisposable
     public void A_link_to_a_device_added_later_is_refused_at_every_handshake_without_reading_it_again()
     {
         Skip.IfNot(OperatingSystem.IsLinux(), "/dev/zero is a Linux device.");
-        _authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path);
-        _authenticator.ForDomain("other").AllowAnyCurveKey();
+        Authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path);
+        Authenticator.ForDomain("other").AllowAnyCurveKey();
         File.CreateSymbolicLink(_directory.File("zero.key"), "/dev/zero");
 
         // Reading /dev/zero would take seconds and gigabytes each time; a kept failure answers at once.
@@ -112,7 +105,7 @@ public sealed class CertificateDirectoryEntryTests : IDisposable
         outsider.SavePublic(_elsewhere.File("outsider.key"));
         File.CreateSymbolicLink(_directory.File("outsider.key"), _elsewhere.File("outsider.key"));
 
-        InvalidDataException error = Assert.Throws<InvalidDataException>(() => _authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path));
+        InvalidDataException error = Assert.Throws<InvalidDataException>(() => Authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path));
 
         Assert.Contains("outside the directory", error.Message, StringComparison.Ordinal);
         Assert.Equal("400", AskCurve("", outsider));
@@ -128,7 +121,7 @@ public sealed class CertificateDirectoryEntryTests : IDisposable
         File.CreateSymbolicLink(_directory.File("..data"), "..2026_11_26");
         File.CreateSymbolicLink(_directory.File("mounted.key"), "..data/mounted.key");
 
-        _authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path);
+        Authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path);
 
         Assert.Equal("200", AskCurve("", mounted));
         Assert.Equal("200", AskCurve("", _known));
@@ -140,7 +133,7 @@ public sealed class CertificateDirectoryEntryTests : IDisposable
         CurveCertificate padded = CurveCertificate.Generate().SetMetadata("notes", new string('x', 9000));
         padded.SavePublic(_directory.File("padded.key"));
 
-        InvalidDataException error = Assert.Throws<InvalidDataException>(() => _authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path));
+        InvalidDataException error = Assert.Throws<InvalidDataException>(() => Authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path));
 
         Assert.Contains("larger than 8192 bytes", error.Message, StringComparison.Ordinal);
         Assert.Equal("400", AskCurve("", padded));
@@ -153,7 +146,7 @@ public sealed class CertificateDirectoryEntryTests : IDisposable
         var past = new DateTime(2025, 1, 1, 0, 0, 0, DateTimeKind.Utc);
         File.SetLastWriteTimeUtc(path, past);
         Directory.SetLastWriteTimeUtc(_directory.Path, past);
-        _authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path);
+        Authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path);
         Assert.Equal("200", AskCurve("", _known));
 
         CurveCertificate replacement = CurveCertificate.Generate();
@@ -169,7 +162,7 @@ public sealed class CertificateDirectoryEntryTests : IDisposable
     }
 
     private string AskCurve(string domain, CurveCertificate client) =>
-        ZapRequests.Ask(_context, domain, "127.0.0.1", "CURVE", client.PublicKeyBytes).Status;
+        ZapRequests.Ask(Context, domain, "127.0.0.1", "CURVE", client.PublicKeyBytes).Status;
 
     private string MakeFifo(string name)
     {
@@ -185,18 +178,5 @@ public sealed class CertificateDirectoryEntryTests : IDisposable
         // Opening the write end releases a reader waiting in open; with no reader it would wait itself, hence the bound.
         Task.Run(() => new FileStream(fifo, FileMode.Open, FileAccess.Write).Dispose()).Wait(Timeouts.Wait);
         Task.WhenAny(stuck, Task.Delay(Timeouts.Wait)).Wait();
-    }
-
-    private static Exception? Record(Action action)
-    {
-        try
-        {
-            action();
-            return null;
-        }
-        catch (Exception ex)
-        {
-            return ex;
-        }
     }
 }

@@ -5,15 +5,14 @@ using Net.Zmq.Tests.Support;
 namespace Net.Zmq.Tests.Security;
 
 /// <summary><see cref="ZapPolicy.AllowCurveCertificates"/>: a directory of public certificates decides which CURVE clients get in.</summary>
-public sealed class CurveCertificateDirectoryTests : IDisposable
+public sealed class CurveCertificateDirectoryTests : AuthenticatorPerTest
 {
     private readonly TemporaryDirectory _directory = new();
-    private readonly Context _context = Sockets.NewContext();
     private readonly CurveCertificate _server = CurveCertificate.Generate();
 
-    public void Dispose()
+    protected override void Dispose(bool disposing)
     {
-        _context.Dispose();
+        base.Dispose(disposing);
         _directory.Dispose();
     }
 
@@ -22,11 +21,10 @@ public sealed class CurveCertificateDirectoryTests : IDisposable
     {
         CurveCertificate known = CurveCertificate.Generate().SetMetadata("name", "known");
         known.Save(_directory.File("known.key"));
-        using var auth = new ZapAuthenticator(_context);
-        auth.DefaultPolicy.AllowCurveCertificates(_directory.Path);
+        Authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path);
 
-        (SocketEvents knownEvent, string? userId) = CertificateHandshake.Attempt(_context, _server, known);
-        (SocketEvents strangerEvent, _) = CertificateHandshake.Attempt(_context, _server, CurveCertificate.Generate());
+        (SocketEvents knownEvent, string? userId) = CertificateHandshake.Attempt(Context, _server, known);
+        (SocketEvents strangerEvent, _) = CertificateHandshake.Attempt(Context, _server, CurveCertificate.Generate());
 
         Assert.Equal(SocketEvents.HandshakeSucceeded, knownEvent);
         Assert.Equal(known.PublicKey, userId);
@@ -36,17 +34,16 @@ public sealed class CurveCertificateDirectoryTests : IDisposable
     [Fact]
     public void Certificates_added_or_removed_later_count_from_the_next_handshake()
     {
-        using var auth = new ZapAuthenticator(_context);
-        auth.DefaultPolicy.AllowCurveCertificates(_directory.Path);
+        Authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path);
         CurveCertificate late = CurveCertificate.Generate();
 
-        Assert.Equal(SocketEvents.HandshakeFailedAuth, CertificateHandshake.Attempt(_context, _server, late).Event);
+        Assert.Equal(SocketEvents.HandshakeFailedAuth, CertificateHandshake.Attempt(Context, _server, late).Event);
 
         late.SavePublic(_directory.File("late.key"));
-        Assert.Equal(SocketEvents.HandshakeSucceeded, CertificateHandshake.Attempt(_context, _server, late).Event);
+        Assert.Equal(SocketEvents.HandshakeSucceeded, CertificateHandshake.Attempt(Context, _server, late).Event);
 
         File.Delete(_directory.File("late.key"));
-        Assert.Equal(SocketEvents.HandshakeFailedAuth, CertificateHandshake.Attempt(_context, _server, late).Event);
+        Assert.Equal(SocketEvents.HandshakeFailedAuth, CertificateHandshake.Attempt(Context, _server, late).Event);
     }
 
     [Fact]
@@ -55,11 +52,9 @@ public sealed class CurveCertificateDirectoryTests : IDisposable
         CurveCertificate secretOnly = CurveCertificate.Generate();
         secretOnly.SaveSecret(_directory.File("only.key_secret"));
         File.WriteAllText(_directory.File(".notes"), "not a certificate");
-        using var auth = new ZapAuthenticator(_context);
+        Authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path);
 
-        auth.DefaultPolicy.AllowCurveCertificates(_directory.Path);
-
-        Assert.Equal(SocketEvents.HandshakeFailedAuth, CertificateHandshake.Attempt(_context, _server, secretOnly).Event);
+        Assert.Equal(SocketEvents.HandshakeFailedAuth, CertificateHandshake.Attempt(Context, _server, secretOnly).Event);
     }
 
     [Fact]
@@ -67,9 +62,7 @@ public sealed class CurveCertificateDirectoryTests : IDisposable
     {
         string bad = _directory.File("README");
         File.WriteAllText(bad, "Certificates for the staging cluster.\n");
-        using var auth = new ZapAuthenticator(_context);
-
-        InvalidDataException error = Assert.Throws<InvalidDataException>(() => auth.DefaultPolicy.AllowCurveCertificates(_directory.Path));
+        InvalidDataException error = Assert.Throws<InvalidDataException>(() => Authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path));
 
         Assert.Contains(bad, error.Message, StringComparison.Ordinal);
         Assert.Contains("line 1", error.Message, StringComparison.Ordinal);
@@ -78,9 +71,7 @@ public sealed class CurveCertificateDirectoryTests : IDisposable
     [Fact]
     public void A_missing_directory_fails_the_call()
     {
-        using var auth = new ZapAuthenticator(_context);
-
-        Assert.Throws<DirectoryNotFoundException>(() => auth.DefaultPolicy.AllowCurveCertificates(_directory.File("absent")));
+        Assert.Throws<DirectoryNotFoundException>(() => Authenticator.DefaultPolicy.AllowCurveCertificates(_directory.File("absent")));
     }
 
     [Fact]
@@ -88,10 +79,9 @@ public sealed class CurveCertificateDirectoryTests : IDisposable
     {
         CurveCertificate known = CurveCertificate.Generate();
         known.SavePublic(_directory.File("known.key"));
-        using var auth = new ZapAuthenticator(_context);
-        auth.DefaultPolicy.AllowCurveCertificates(_directory.Path);
+        Authenticator.DefaultPolicy.AllowCurveCertificates(_directory.Path);
         var statuses = new List<int>();
-        auth.Decided += (_, decision) =>
+        Authenticator.Decided += (_, decision) =>
         {
             lock (statuses)
             {
@@ -100,10 +90,10 @@ public sealed class CurveCertificateDirectoryTests : IDisposable
         };
 
         File.WriteAllText(_directory.File("broken.key"), "curve\n\tpublic-key = \"\"\n");
-        Assert.Equal(SocketEvents.HandshakeFailedAuth, CertificateHandshake.Attempt(_context, _server, known).Event);
+        Assert.Equal(SocketEvents.HandshakeFailedAuth, CertificateHandshake.Attempt(Context, _server, known).Event);
 
         File.Delete(_directory.File("broken.key"));
-        Assert.Equal(SocketEvents.HandshakeSucceeded, CertificateHandshake.Attempt(_context, _server, known).Event);
+        Assert.Equal(SocketEvents.HandshakeSucceeded, CertificateHandshake.Attempt(Context, _server, known).Event);
 
         // Decided is raised after the reply is sent, so the last one may still be on its way.
         Assert.True(SpinWait.SpinUntil(() => { lock (statuses) { return statuses.Count == 2; } }, Timeouts.Wait));

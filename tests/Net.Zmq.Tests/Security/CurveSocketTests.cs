@@ -3,19 +3,16 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Security;
 
-public sealed class CurveSocketTests : IDisposable
+public sealed class CurveSocketTests : ContextPerTest
 {
-    private readonly Context _context = new() { DefaultLinger = TimeSpan.Zero };
     private readonly CurveKeyPair _serverKeys = Curve.GenerateKeyPair();
     private readonly CurveKeyPair _clientKeys = Curve.GenerateKeyPair();
-
-    public void Dispose() => _context.Dispose();
 
     [Fact]
     public void Curve_client_and_server_exchange_messages_both_ways()
     {
-        using var server = Sockets.New(_context, SocketType.Rep);
-        using var client = Sockets.New(_context, SocketType.Req);
+        using var server = Sockets.New(Context, SocketType.Rep);
+        using var client = Sockets.New(Context, SocketType.Req);
         server.MakeCurveServer(_serverKeys.SecretKey);
         client.MakeCurveClient(_clientKeys, _serverKeys.PublicKey);
         client.Connect(Endpoints.BindTcp(server));
@@ -29,7 +26,7 @@ public sealed class CurveSocketTests : IDisposable
     [Fact]
     public void Make_curve_server_sets_the_server_flag_and_both_keys()
     {
-        using var server = new Socket(_context, SocketType.Router);
+        using var server = new Socket(Context, SocketType.Router);
 
         server.MakeCurveServer(_serverKeys);
 
@@ -42,7 +39,7 @@ public sealed class CurveSocketTests : IDisposable
     [Fact]
     public void Make_curve_client_sets_the_server_key_and_the_client_keys()
     {
-        using var client = new Socket(_context, SocketType.Dealer);
+        using var client = new Socket(Context, SocketType.Dealer);
 
         client.MakeCurveClient(_clientKeys, _serverKeys.PublicKey);
 
@@ -56,9 +53,9 @@ public sealed class CurveSocketTests : IDisposable
     [Fact]
     public void A_client_with_the_wrong_server_key_gets_nothing_through_while_a_right_one_does()
     {
-        using var server = Sockets.New(_context, SocketType.Pull);
-        using var intruder = new Socket(_context, SocketType.Push);
-        using var friend = new Socket(_context, SocketType.Push);
+        using var server = Sockets.New(Context, SocketType.Pull);
+        using var intruder = new Socket(Context, SocketType.Push);
+        using var friend = new Socket(Context, SocketType.Push);
         server.MakeCurveServer(_serverKeys);
         intruder.MakeCurveClient(_clientKeys, Curve.GenerateKeyPair().PublicKey);
         friend.MakeCurveClient(_clientKeys, _serverKeys.PublicKey);
@@ -76,7 +73,7 @@ public sealed class CurveSocketTests : IDisposable
     [Fact]
     public void Curve_helpers_validate_their_arguments_before_changing_the_socket()
     {
-        using var socket = new Socket(_context, SocketType.Dealer);
+        using var socket = new Socket(Context, SocketType.Dealer);
 
         Assert.Throws<ArgumentNullException>(() => socket.MakeCurveServer((string)null!));
         Assert.Throws<ArgumentNullException>(() => socket.MakeCurveServer((CurveKeyPair)null!));
@@ -91,7 +88,7 @@ public sealed class CurveSocketTests : IDisposable
     [Fact]
     public void Curve_helpers_on_a_disposed_socket_throw_ObjectDisposedException()
     {
-        var socket = new Socket(_context, SocketType.Dealer);
+        var socket = new Socket(Context, SocketType.Dealer);
         socket.Dispose();
 
         Assert.Throws<ObjectDisposedException>(() => socket.MakeCurveServer(_serverKeys));

@@ -3,17 +3,14 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Security;
 
-public sealed class PlainSocketTests : IDisposable
+public sealed class PlainSocketTests : ContextPerTest
 {
     private const string ZapEndpoint = "inproc://zeromq.zap.01";
-    private readonly Context _context = new() { DefaultLinger = TimeSpan.Zero };
-
-    public void Dispose() => _context.Dispose();
 
     [Fact]
     public void Make_plain_server_sets_the_plain_server_flag()
     {
-        using var server = new Socket(_context, SocketType.Rep);
+        using var server = new Socket(Context, SocketType.Rep);
 
         server.MakePlainServer();
 
@@ -24,7 +21,7 @@ public sealed class PlainSocketTests : IDisposable
     [Fact]
     public void Make_plain_client_sets_the_user_name_and_the_password()
     {
-        using var client = new Socket(_context, SocketType.Req);
+        using var client = new Socket(Context, SocketType.Req);
 
         client.MakePlainClient("admin", "s3cr\u00E9t");
 
@@ -37,11 +34,11 @@ public sealed class PlainSocketTests : IDisposable
     [Fact]
     public async Task Plain_client_and_server_exchange_messages_once_a_zap_handler_accepts_the_user()
     {
-        using var handler = Sockets.New(_context, SocketType.Rep);
+        using var handler = Sockets.New(Context, SocketType.Rep);
         handler.Bind(ZapEndpoint);
         Task<List<string>> zap = Task.Run(() => AnswerOneZapRequest(handler, "200"));
-        using var server = Sockets.New(_context, SocketType.Rep);
-        using var client = Sockets.New(_context, SocketType.Req);
+        using var server = Sockets.New(Context, SocketType.Rep);
+        using var client = Sockets.New(Context, SocketType.Req);
         server.MakePlainServer();
         client.MakePlainClient("admin", "secret");
         client.Connect(Endpoints.BindTcp(server));
@@ -60,16 +57,11 @@ public sealed class PlainSocketTests : IDisposable
     [Fact]
     public async Task Plain_client_gets_nothing_through_when_the_zap_handler_refuses_it()
     {
-        using var handler = Sockets.New(_context, SocketType.Rep);
+        using var handler = Sockets.New(Context, SocketType.Rep);
         handler.Bind(ZapEndpoint);
         Task<List<string>> zap = Task.Run(() => AnswerOneZapRequest(handler, "400"));
-        using var server = new Socket(_context, SocketType.Pull);
-        using var client = new Socket(_context, SocketType.Push);
-        server.MakePlainServer();
-        client.MakePlainClient("mallory", "guess");
-        server.SetOption(SocketOption.ReceiveTimeout, 300);
-        client.Connect(Endpoints.BindTcp(server));
-        client.Send("let me in");
+        using Socket server = PlainServerWithShortTimeout();
+        using Socket client = PlainClientSending(server, "mallory", "guess", "let me in");
 
         List<string> request = await zap.WaitAsync(Timeouts.Wait);
         Assert.Equal("mallory", request[6]);
@@ -80,13 +72,8 @@ public sealed class PlainSocketTests : IDisposable
     [Fact]
     public void Plain_client_gets_nothing_through_without_a_zap_handler_in_libzmq_4_3()
     {
-        using var server = new Socket(_context, SocketType.Pull);
-        using var client = new Socket(_context, SocketType.Push);
-        server.MakePlainServer();
-        client.MakePlainClient("admin", "secret");
-        server.SetOption(SocketOption.ReceiveTimeout, 300);
-        client.Connect(Endpoints.BindTcp(server));
-        client.Send("no handler");
+        using Socket server = PlainServerWithShortTimeout();
+        using Socket client = PlainClientSending(server, "admin", "secret", "no handler");
 
         var error = Assert.Throws<ZmqException>(() => server.RecvString());
         Assert.Equal(ZmqError.EAGAIN, error.ErrorNumber);
@@ -95,7 +82,7 @@ public sealed class PlainSocketTests : IDisposable
     [Fact]
     public void Make_plain_client_rejects_missing_empty_and_overlong_credentials()
     {
-        using var client = new Socket(_context, SocketType.Req);
+        using var client = new Socket(Context, SocketType.Req);
         string tooLong = new('x', 256);
         string tooLongInUtf8 = new('\u00E9', 128);
 
@@ -109,6 +96,26 @@ public sealed class PlainSocketTests : IDisposable
 
         client.MakePlainClient(new string('x', 255), new string('y', 255));
         Assert.Equal(255, client.GetOption<string>(SocketOption.PlainUsername).Length);
+    }
+
+    /// <summary>A bound PLAIN server (PULL) whose receive gives up after 300 ms: long enough for a message that was let in.</summary>
+    private Socket PlainServerWithShortTimeout()
+    {
+        var server = new Socket(Context, SocketType.Pull);
+        server.MakePlainServer();
+        server.SetOption(SocketOption.ReceiveTimeout, 300);
+        server.Bind(Endpoints.EphemeralTcp);
+        return server;
+    }
+
+    /// <summary>A PLAIN client (PUSH) with these credentials, connected to <paramref name="server"/>, that has queued <paramref name="text"/>.</summary>
+    private Socket PlainClientSending(Socket server, string user, string password, string text)
+    {
+        var client = new Socket(Context, SocketType.Push);
+        client.MakePlainClient(user, password);
+        client.Connect(server.LastEndpoint);
+        client.Send(text);
+        return client;
     }
 
     /// <summary>

@@ -9,20 +9,16 @@ namespace Net.Zmq.Tests.Security;
 /// Disposing a <see cref="ZapAuthenticator"/> fails closed: the server sockets it served, still open, refuse every peer
 /// (libzmq itself would admit CURVE clients, and NULL peers of a socket with a ZAP domain, with no handler bound).
 /// </summary>
-public sealed class ZapAuthenticatorDisposeTests : IDisposable
+public sealed class ZapAuthenticatorDisposeTests : ContextPerTest
 {
-    private readonly Context _context = Sockets.NewContext();
-
-    public void Dispose() => _context.Dispose();
-
     [Fact]
     public void A_CURVE_server_refuses_an_unknown_key_before_and_after_its_authenticator_is_disposed()
     {
         CurveCertificate server = CurveCertificate.Generate();
         CurveCertificate known = CurveCertificate.Generate();
-        var auth = new ZapAuthenticator(_context);
+        var auth = new ZapAuthenticator(Context);
         auth.DefaultPolicy.AllowCurveKey(known.PublicKey);
-        using Socket pull = Sockets.New(_context, SocketType.Pull);
+        using Socket pull = Sockets.New(Context, SocketType.Pull);
         pull.MakeCurveServer(server.KeyPair);
         using var events = new SocketMonitor(pull, Outcomes);
         string endpoint = Endpoints.BindTcp(pull);
@@ -41,9 +37,9 @@ public sealed class ZapAuthenticatorDisposeTests : IDisposable
     [Fact]
     public void A_NULL_socket_with_a_ZAP_domain_and_a_deny_list_refuses_the_denied_address_after_dispose()
     {
-        var auth = new ZapAuthenticator(_context);
+        var auth = new ZapAuthenticator(Context);
         auth.ForDomain("edge").DenyAddress("127.0.0.2");
-        using Socket pull = Sockets.New(_context, SocketType.Pull);
+        using Socket pull = Sockets.New(Context, SocketType.Pull);
         pull.SetOption(SocketOption.ZapDomain, "edge");
         using var events = new SocketMonitor(pull, Outcomes);
         int port = new Uri(Endpoints.BindTcp(pull)).Port;
@@ -60,18 +56,18 @@ public sealed class ZapAuthenticatorDisposeTests : IDisposable
     [Fact]
     public void After_dispose_every_request_is_refused_until_a_new_authenticator_takes_over()
     {
-        var first = new ZapAuthenticator(_context);
+        var first = new ZapAuthenticator(Context);
         first.DefaultPolicy.AllowAnyCurveKey();
         byte[] key = CurveCertificate.Generate().PublicKeyBytes;
-        Assert.Equal("200", ZapRequests.Ask(_context, "", "10.0.0.1", "CURVE", key).Status);
+        Assert.Equal("200", ZapRequests.Ask(Context, "", "10.0.0.1", "CURVE", key).Status);
 
         first.Dispose();
-        Assert.Equal("400", ZapRequests.Ask(_context, "", "10.0.0.1", "CURVE", key).Status);
-        Assert.Equal("400", ZapRequests.Ask(_context, "any", "10.0.0.1", "NULL").Status);
+        Assert.Equal("400", ZapRequests.Ask(Context, "", "10.0.0.1", "CURVE", key).Status);
+        Assert.Equal("400", ZapRequests.Ask(Context, "any", "10.0.0.1", "NULL").Status);
 
-        using var second = new ZapAuthenticator(_context);
+        using var second = new ZapAuthenticator(Context);
         second.DefaultPolicy.AllowAnyCurveKey();
-        Assert.Equal("200", ZapRequests.Ask(_context, "", "10.0.0.1", "CURVE", key).Status);
+        Assert.Equal("200", ZapRequests.Ask(Context, "", "10.0.0.1", "CURVE", key).Status);
         Assert.Equal(1, first.RequestCount); // the refusals after Dispose are counted by nobody
         Assert.Equal(1, second.RequestCount);
     }
@@ -81,14 +77,14 @@ public sealed class ZapAuthenticatorDisposeTests : IDisposable
     {
         using var release = new ManualResetEventSlim();
         using var entered = new ManualResetEventSlim();
-        var auth = new ZapAuthenticator(_context);
+        var auth = new ZapAuthenticator(Context);
         auth.DefaultPolicy.AllowAnyCurveKey();
         auth.Decided += (_, _) =>
         {
             entered.Set();
             release.Wait();
         };
-        using Socket requester = Sockets.New(_context, SocketType.Req);
+        using Socket requester = Sockets.New(Context, SocketType.Req);
         requester.Connect(ZapAuthenticator.Endpoint);
         byte[] key = CurveCertificate.Generate().PublicKeyBytes;
         try
@@ -103,13 +99,13 @@ public sealed class ZapAuthenticatorDisposeTests : IDisposable
             release.Set();
         }
 
-        Assert.Equal("400", ZapRequests.Ask(_context, "", "10.0.0.1", "CURVE", key).Status);
+        Assert.Equal("400", ZapRequests.Ask(Context, "", "10.0.0.1", "CURVE", key).Status);
     }
 
     [Fact]
     public async Task Dispose_from_a_Decided_handler_returns_at_once_and_the_next_peer_is_refused()
     {
-        var auth = new ZapAuthenticator(_context);
+        var auth = new ZapAuthenticator(Context);
         auth.DefaultPolicy.AllowAnyCurveKey();
         var disposed = new TaskCompletionSource<TimeSpan>(TaskCreationOptions.RunContinuationsAsynchronously);
         auth.Decided += (_, _) =>
@@ -120,11 +116,11 @@ public sealed class ZapAuthenticatorDisposeTests : IDisposable
         };
         byte[] key = CurveCertificate.Generate().PublicKeyBytes;
 
-        Assert.Equal("200", ZapRequests.Ask(_context, "", "10.0.0.1", "CURVE", key).Status);
+        Assert.Equal("200", ZapRequests.Ask(Context, "", "10.0.0.1", "CURVE", key).Status);
         TimeSpan took = await disposed.Task.WaitAsync(Timeouts.Wait);
 
         Assert.True(took < ZapAuthenticator.DisposeTimeout / 2, $"Dispose from a Decided handler took {took.TotalMilliseconds:F0} ms: it waited for its own thread");
-        Assert.Equal("400", ZapRequests.Ask(_context, "", "10.0.0.1", "CURVE", key).Status);
+        Assert.Equal("400", ZapRequests.Ask(Context, "", "10.0.0.1", "CURVE", key).Status);
     }
 
     private const SocketEvents Outcomes = SocketEvents.HandshakeSucceeded | SocketEvents.HandshakeFailedAuth |
@@ -133,7 +129,7 @@ public sealed class ZapAuthenticatorDisposeTests : IDisposable
     /// <summary>Connects a PUSH client configured by <paramref name="configure"/>, sends one message, and returns the server's handshake event and value.</summary>
     private (SocketEvents Event, int Value) Handshake(SocketMonitor events, string endpoint, Action<Socket> configure)
     {
-        using Socket push = Sockets.New(_context, SocketType.Push);
+        using Socket push = Sockets.New(Context, SocketType.Push);
         push.SetOption(SocketOption.Linger, 0);
         configure(push);
         push.Connect(endpoint);

@@ -8,23 +8,15 @@ using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Security;
 
-public sealed class ZapAuthenticatorTests : IDisposable
+public sealed class ZapAuthenticatorTests : ContextPerTest
 {
-    private readonly Context _context = new();
-
-    public void Dispose() => _context.Dispose();
-
     [Fact]
     public void An_allowed_PLAIN_user_talks_and_the_server_sees_its_User_Id()
     {
-        using var auth = new ZapAuthenticator(_context);
+        using var auth = new ZapAuthenticator(Context);
         auth.DefaultPolicy.AddPlainUser("admin", "secret");
         using var server = PlainServer();
-        using var client = Client(server.LastEndpoint, s =>
-        {
-            s.SetOption(SocketOption.PlainUsername, "admin");
-            s.SetOption(SocketOption.PlainPassword, "secret");
-        });
+        using var client = PlainClient(server.LastEndpoint, "admin", "secret");
 
         client.Send("hello");
 
@@ -37,15 +29,11 @@ public sealed class ZapAuthenticatorTests : IDisposable
     [Fact]
     public void A_wrong_password_gets_nothing_through_and_the_monitor_shows_the_failed_handshake()
     {
-        using var auth = new ZapAuthenticator(_context);
+        using var auth = new ZapAuthenticator(Context);
         auth.DefaultPolicy.AddPlainUser("admin", "secret");
         using var server = PlainServer();
         using var events = new SocketMonitor(server);
-        using var client = Client(server.LastEndpoint, s =>
-        {
-            s.SetOption(SocketOption.PlainUsername, "admin");
-            s.SetOption(SocketOption.PlainPassword, "wrong");
-        });
+        using var client = PlainClient(server.LastEndpoint, "admin", "wrong");
         client.Send("must not arrive", SendFlags.DontWait);
 
         SocketMonitorEvent failed = events.WaitFor(SocketEvents.HandshakeFailedAuth | SocketEvents.HandshakeSucceeded, Timeouts.Wait);
@@ -57,9 +45,9 @@ public sealed class ZapAuthenticatorTests : IDisposable
     [Fact]
     public void A_denied_address_gets_nothing_through_while_an_allowed_one_talks()
     {
-        using var auth = new ZapAuthenticator(_context);
+        using var auth = new ZapAuthenticator(Context);
         auth.DefaultPolicy.DenyAddress("127.0.0.2");
-        using var server = Sockets.New(_context, SocketType.Pull);
+        using var server = Sockets.New(Context, SocketType.Pull);
         server.SetOption(SocketOption.ZapDomain, "test"); // NULL mechanism asks ZAP only with a domain
         server.Bind("tcp://127.0.0.1:*");
         int port = new Uri(server.LastEndpoint).Port;
@@ -78,9 +66,9 @@ public sealed class ZapAuthenticatorTests : IDisposable
     [Fact]
     public void An_allow_list_refuses_every_other_address()
     {
-        using var auth = new ZapAuthenticator(_context);
+        using var auth = new ZapAuthenticator(Context);
         auth.ForDomain("inner").AllowAddress("127.0.0.3");
-        using var server = new Socket(_context, SocketType.Pull);
+        using var server = new Socket(Context, SocketType.Pull);
         server.SetOption(SocketOption.ZapDomain, "inner");
         server.Bind("tcp://127.0.0.1:*");
         using var events = new SocketMonitor(server);
@@ -96,7 +84,7 @@ public sealed class ZapAuthenticatorTests : IDisposable
     {
         var (serverPublic, serverSecret) = KeyPair();
         var (clientPublic, clientSecret) = KeyPair();
-        using var auth = new ZapAuthenticator(_context);
+        using var auth = new ZapAuthenticator(Context);
         auth.DefaultPolicy.AllowCurveKey(clientPublic);
         using var server = CurveServer(serverSecret);
         using var client = CurveClient(server.LastEndpoint, serverPublic, clientPublic, clientSecret);
@@ -115,7 +103,7 @@ public sealed class ZapAuthenticatorTests : IDisposable
         var (serverPublic, serverSecret) = KeyPair();
         var (knownPublic, _) = KeyPair();
         var (strangerPublic, strangerSecret) = KeyPair();
-        using var auth = new ZapAuthenticator(_context);
+        using var auth = new ZapAuthenticator(Context);
         auth.DefaultPolicy.AllowCurveKey(knownPublic);
         using var server = CurveServer(serverSecret);
         using var events = new SocketMonitor(server);
@@ -132,7 +120,7 @@ public sealed class ZapAuthenticatorTests : IDisposable
         var (_, serverSecret) = KeyPair();
         var (otherPublic, _) = KeyPair();
         var (clientPublic, clientSecret) = KeyPair();
-        using var auth = new ZapAuthenticator(_context);
+        using var auth = new ZapAuthenticator(Context);
         auth.DefaultPolicy.AllowAnyCurveKey();
         using var server = CurveServer(serverSecret);
         using var events = new SocketMonitor(server);
@@ -163,18 +151,18 @@ public sealed class ZapAuthenticatorTests : IDisposable
     [Fact]
     public void Only_one_authenticator_can_serve_a_context()
     {
-        using var auth = new ZapAuthenticator(_context);
+        using var auth = new ZapAuthenticator(Context);
 
-        var ex = Assert.Throws<ZmqException>(() => new ZapAuthenticator(_context));
+        var ex = Assert.Throws<ZmqException>(() => new ZapAuthenticator(Context));
         Assert.Equal(ZmqError.EADDRINUSE, ex.ErrorNumber);
     }
 
     [Fact]
     public void A_malformed_request_gets_an_error_reply_and_the_authenticator_keeps_serving()
     {
-        using var auth = new ZapAuthenticator(_context);
+        using var auth = new ZapAuthenticator(Context);
         auth.DefaultPolicy.AddPlainUser("admin", "secret");
-        using (var rogue = new Socket(_context, SocketType.Req))
+        using (var rogue = new Socket(Context, SocketType.Req))
         {
             rogue.SetOption(SocketOption.ReceiveTimeout, 5000);
             rogue.Connect(ZapAuthenticator.Endpoint);
@@ -184,11 +172,7 @@ public sealed class ZapAuthenticatorTests : IDisposable
         }
 
         using var server = PlainServer();
-        using var client = Client(server.LastEndpoint, s =>
-        {
-            s.SetOption(SocketOption.PlainUsername, "admin");
-            s.SetOption(SocketOption.PlainPassword, "secret");
-        });
+        using var client = PlainClient(server.LastEndpoint, "admin", "secret");
         client.Send("still served");
         Assert.Equal("still served", server.RecvString());
     }
@@ -196,15 +180,11 @@ public sealed class ZapAuthenticatorTests : IDisposable
     [Fact]
     public void A_malformed_reply_from_a_ZAP_handler_fails_the_handshake_and_nothing_arrives()
     {
-        using var handler = Sockets.New(_context, SocketType.Rep);
+        using var handler = Sockets.New(Context, SocketType.Rep);
         handler.Bind(ZapAuthenticator.Endpoint);
         using var server = PlainServer();
         using var events = new SocketMonitor(server);
-        using var client = Client(server.LastEndpoint, s =>
-        {
-            s.SetOption(SocketOption.PlainUsername, "admin");
-            s.SetOption(SocketOption.PlainPassword, "secret");
-        });
+        using var client = PlainClient(server.LastEndpoint, "admin", "secret");
         client.Send("must not arrive", SendFlags.DontWait);
 
         using (MultipartMessage request = handler.RecvMultipart())
@@ -223,7 +203,7 @@ public sealed class ZapAuthenticatorTests : IDisposable
     [Fact]
     public void Policies_reject_bad_input()
     {
-        using var auth = new ZapAuthenticator(_context);
+        using var auth = new ZapAuthenticator(Context);
 
         Assert.Throws<ArgumentException>(() => auth.DefaultPolicy.AllowAddress("not an address"));
         Assert.Throws<ArgumentException>(() => auth.DefaultPolicy.AllowCurveKey("too short"));
@@ -236,27 +216,26 @@ public sealed class ZapAuthenticatorTests : IDisposable
     [Fact]
     public void Disposing_twice_is_harmless_and_a_new_authenticator_can_then_serve_the_context()
     {
-        var auth = new ZapAuthenticator(_context);
+        var auth = new ZapAuthenticator(Context);
         auth.Dispose();
         auth.Dispose();
 
-        using var next = new ZapAuthenticator(_context);
+        using var next = new ZapAuthenticator(Context);
         Assert.Equal(0, next.RequestCount);
     }
 
     [Fact]
     public async Task A_context_shutdown_stops_the_authenticator_quietly()
     {
-        using var context = new Context();
-        var auth = new ZapAuthenticator(context);
-        context.Shutdown();
+        var auth = new ZapAuthenticator(Context);
+        Context.Shutdown();
 
         await Task.Run(auth.Dispose).WaitAsync(Timeouts.Wait); // throws TimeoutException if the thread hangs
     }
 
     private byte[] SendThroughRelay(byte[] payload, bool curve)
     {
-        using var context = new Context();
+        using Context context = Sockets.NewContext();
         using var auth = new ZapAuthenticator(context);
         auth.DefaultPolicy.AllowAnyCurveKey();
         var (serverPublic, serverSecret) = KeyPair();
@@ -282,7 +261,7 @@ public sealed class ZapAuthenticatorTests : IDisposable
 
     private Socket PlainServer()
     {
-        var server = Sockets.New(_context, SocketType.Pull);
+        var server = Sockets.New(Context, SocketType.Pull);
         server.SetOption(SocketOption.PlainServer, true);
         server.Bind("tcp://127.0.0.1:*");
         return server;
@@ -290,12 +269,19 @@ public sealed class ZapAuthenticatorTests : IDisposable
 
     private Socket CurveServer(string secretKey)
     {
-        var server = Sockets.New(_context, SocketType.Pull);
+        var server = Sockets.New(Context, SocketType.Pull);
         server.SetOption(SocketOption.CurveServer, true);
         server.SetOption(SocketOption.CurveSecretKey, secretKey);
         server.Bind("tcp://127.0.0.1:*");
         return server;
     }
+
+    private Socket PlainClient(string endpoint, string user, string password) =>
+        Client(endpoint, s =>
+        {
+            s.SetOption(SocketOption.PlainUsername, user);
+            s.SetOption(SocketOption.PlainPassword, password);
+        });
 
     private Socket CurveClient(string endpoint, string serverPublic, string clientPublic, string clientSecret) =>
         Client(endpoint, s =>
@@ -307,7 +293,7 @@ public sealed class ZapAuthenticatorTests : IDisposable
 
     private Socket Client(string endpoint, Action<Socket> configure)
     {
-        var client = new Socket(_context, SocketType.Push);
+        var client = new Socket(Context, SocketType.Push);
         client.SetOption(SocketOption.Linger, 0);
         configure(client);
         client.Connect(endpoint);

@@ -11,23 +11,12 @@ namespace Net.Zmq.Tests.Security;
 /// handshake or written by hand over the ZAP endpoint, as libzmq writes them, to give addresses and bytes that a
 /// loopback client cannot produce.
 /// </summary>
-public sealed class ZapPolicyTests : IDisposable
+public sealed class ZapPolicyTests : AuthenticatorPerTest
 {
-    private readonly Context _context = new() { DefaultLinger = TimeSpan.Zero };
-    private readonly ZapAuthenticator _authenticator;
-
-    public ZapPolicyTests() => _authenticator = new ZapAuthenticator(_context);
-
-    public void Dispose()
-    {
-        _authenticator.Dispose();
-        _context.Dispose();
-    }
-
     [Fact]
     public void A_deny_entry_for_an_IPv4_address_refuses_that_client_on_a_socket_with_Ipv6_on()
     {
-        _authenticator.DefaultPolicy.DenyAddress("127.0.0.1");
+        Authenticator.DefaultPolicy.DenyAddress("127.0.0.1");
         using var server = Ipv6Server();
         using var events = new SocketMonitor(server);
         using var client = Client(server.LastEndpoint);
@@ -45,7 +34,7 @@ public sealed class ZapPolicyTests : IDisposable
     [InlineData("127.0.0.0/8")]
     public void An_allow_entry_for_an_IPv4_address_admits_that_client_on_a_socket_with_Ipv6_on(string entry)
     {
-        _authenticator.DefaultPolicy.AllowAddress(entry);
+        Authenticator.DefaultPolicy.AllowAddress(entry);
         using var server = Ipv6Server();
         using var client = Client(server.LastEndpoint);
 
@@ -61,8 +50,8 @@ public sealed class ZapPolicyTests : IDisposable
     [Fact]
     public void A_CIDR_deny_range_refuses_the_addresses_inside_it_and_admits_the_others()
     {
-        _authenticator.DefaultPolicy.DenyAddress("127.0.0.0/31"); // 127.0.0.0 and 127.0.0.1
-        using var server = Sockets.New(_context, SocketType.Pull);
+        Authenticator.DefaultPolicy.DenyAddress("127.0.0.0/31"); // 127.0.0.0 and 127.0.0.1
+        using var server = Sockets.New(Context, SocketType.Pull);
         server.SetOption(SocketOption.ZapDomain, "test");
         server.Bind("tcp://127.0.0.1:*");
         int port = new Uri(server.LastEndpoint).Port;
@@ -92,7 +81,7 @@ public sealed class ZapPolicyTests : IDisposable
     [InlineData("::/0", "2001:db8::1", "200")]
     public void An_allow_list_matches_addresses_and_ranges_in_every_spelling(string entry, string peer, string expected)
     {
-        _authenticator.DefaultPolicy.AllowAddress(entry);
+        Authenticator.DefaultPolicy.AllowAddress(entry);
 
         Assert.Equal(expected, Ask(peer, "NULL").Status);
     }
@@ -104,7 +93,7 @@ public sealed class ZapPolicyTests : IDisposable
     [InlineData("172.16.0.0/12", "172.32.0.0", "200")]
     public void A_deny_list_matches_ranges(string entry, string peer, string expected)
     {
-        _authenticator.DefaultPolicy.DenyAddress(entry);
+        Authenticator.DefaultPolicy.DenyAddress(entry);
 
         Assert.Equal(expected, Ask(peer, "NULL").Status);
     }
@@ -121,17 +110,17 @@ public sealed class ZapPolicyTests : IDisposable
     [InlineData("/8")]
     public void Address_entries_that_are_not_an_address_or_range_are_refused_with_an_example(string entry)
     {
-        var error = Assert.Throws<ArgumentException>(() => _authenticator.DefaultPolicy.AllowAddress(entry));
+        var error = Assert.Throws<ArgumentException>(() => Authenticator.DefaultPolicy.AllowAddress(entry));
 
         Assert.Contains("CIDR", error.Message);
-        Assert.Throws<ArgumentException>(() => _authenticator.DefaultPolicy.DenyAddress(entry));
+        Assert.Throws<ArgumentException>(() => Authenticator.DefaultPolicy.DenyAddress(entry));
         Assert.Equal("200", Ask("10.0.0.1", "NULL").Status); // nothing was added
     }
 
     [Fact]
     public void A_PLAIN_user_name_with_a_byte_that_is_not_UTF_8_never_matches_a_stored_name()
     {
-        _authenticator.DefaultPolicy.AddPlainUser("\uFFFD", "secret");
+        Authenticator.DefaultPolicy.AddPlainUser("\uFFFD", "secret");
 
         Assert.Equal("400", Ask("127.0.0.1", "PLAIN", [0xFE], "secret"u8.ToArray()).Status);
         Assert.Equal("400", Ask("127.0.0.1", "PLAIN", [0xFF], "secret"u8.ToArray()).Status);
@@ -143,7 +132,7 @@ public sealed class ZapPolicyTests : IDisposable
     [Fact]
     public void A_PLAIN_password_is_compared_as_the_bytes_the_client_sent()
     {
-        _authenticator.DefaultPolicy.AddPlainUser("user", "p\u00E4ss\uFFFD");
+        Authenticator.DefaultPolicy.AddPlainUser("user", "p\u00E4ss\uFFFD");
 
         Assert.Equal("200", Ask("127.0.0.1", "PLAIN", "user"u8.ToArray(), Encoding.UTF8.GetBytes("p\u00E4ss\uFFFD")).Status);
         Assert.Equal("400", Ask("127.0.0.1", "PLAIN", "user"u8.ToArray(), [.. "p"u8, 0xE4, .. "ss"u8, 0xFE]).Status);
@@ -154,8 +143,8 @@ public sealed class ZapPolicyTests : IDisposable
     [Fact]
     public void PLAIN_names_and_passwords_without_a_UTF_8_form_are_refused()
     {
-        Assert.Throws<ArgumentException>(() => _authenticator.DefaultPolicy.AddPlainUser("\uD800", "secret"));
-        Assert.Throws<ArgumentException>(() => _authenticator.DefaultPolicy.AddPlainUser("user", "x\uDC00"));
+        Assert.Throws<ArgumentException>(() => Authenticator.DefaultPolicy.AddPlainUser("\uD800", "secret"));
+        Assert.Throws<ArgumentException>(() => Authenticator.DefaultPolicy.AddPlainUser("user", "x\uDC00"));
 
         Assert.Equal("400", Ask("127.0.0.1", "PLAIN", "user"u8.ToArray(), "x\uFFFD"u8.ToArray()).Status);
     }
@@ -163,11 +152,11 @@ public sealed class ZapPolicyTests : IDisposable
     [Fact]
     public void A_real_PLAIN_client_with_a_non_ASCII_password_logs_in()
     {
-        _authenticator.DefaultPolicy.AddPlainUser("j\u00FCrgen", "gr\u00FC\u00DFe-\u4E16\u754C");
-        using var server = Sockets.New(_context, SocketType.Pull);
+        Authenticator.DefaultPolicy.AddPlainUser("j\u00FCrgen", "gr\u00FC\u00DFe-\u4E16\u754C");
+        using var server = Sockets.New(Context, SocketType.Pull);
         server.SetOption(SocketOption.PlainServer, true);
         server.Bind("tcp://127.0.0.1:*");
-        using var client = new Socket(_context, SocketType.Push);
+        using var client = new Socket(Context, SocketType.Push);
         client.SetOption(SocketOption.PlainUsername, "j\u00FCrgen");
         client.SetOption(SocketOption.PlainPassword, "gr\u00FC\u00DFe-\u4E16\u754C");
         client.Connect(server.LastEndpoint);
@@ -181,7 +170,7 @@ public sealed class ZapPolicyTests : IDisposable
 
     private Socket Ipv6Server()
     {
-        var server = Sockets.New(_context, SocketType.Pull);
+        var server = Sockets.New(Context, SocketType.Pull);
         server.SetOption(SocketOption.Ipv6, true);
         server.SetOption(SocketOption.ZapDomain, "test"); // NULL mechanism asks ZAP only with a domain
         server.Bind("tcp://127.0.0.1:*");
@@ -190,11 +179,11 @@ public sealed class ZapPolicyTests : IDisposable
 
     private Socket Client(string endpoint)
     {
-        var client = new Socket(_context, SocketType.Push);
+        var client = new Socket(Context, SocketType.Push);
         client.Connect(endpoint);
         return client;
     }
 
     private (string Status, string UserId) Ask(string address, string mechanism, params byte[][] credentials) =>
-        ZapRequests.Ask(_context, "", address, mechanism, credentials);
+        ZapRequests.Ask(Context, "", address, mechanism, credentials);
 }
