@@ -23,7 +23,7 @@ public sealed class IdleParkedReceivesTests(ITestOutputHelper output)
             return;
         }
 
-        using var context = new Context(ioThreads: 1, maxSockets: Parked + 16) { DefaultLinger = TimeSpan.Zero };
+        using var context = Sockets.NewContext(maxSockets: Parked + 16);
         using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
         int threadsBefore = ThreadPool.ThreadCount;
         var sockets = new Socket[Parked];

@@ -41,7 +41,7 @@ public class DisposeRacingRecvTests(ITestOutputHelper output)
     [Fact]
     public async Task Socket_Dispose_while_a_Recv_is_in_flight_closes_the_socket_once_the_Recv_returns()
     {
-        using var context = new Context();
+        using var context = Sockets.NewLingeringContext();
         string endpoint = Endpoints.NewInproc();
         var pull = Sockets.New(context, SocketType.Pull);
         pull.Bind(endpoint);
@@ -82,7 +82,7 @@ public class DisposeRacingRecvTests(ITestOutputHelper output)
             return;
         }
 
-        using var context = new Context();
+        using var context = Sockets.NewLingeringContext();
         string endpoint = Endpoints.NewInproc();
         var pull = Sockets.New(context, SocketType.Pull);
         pull.Bind(endpoint);

@@ -15,7 +15,7 @@ public class ZeroCopyConcurrentSendersTests
         var freeCalls = new int[Total];
         int freed = 0;
         using var allFreed = new ManualResetEventSlim();
-        using var context = new Context();
+        using var context = Sockets.NewLingeringContext();
         using var pull = Sockets.New(context, SocketType.Pull);
         pull.Bind(Endpoints.EphemeralTcp);
         string endpoint = pull.LastEndpoint;

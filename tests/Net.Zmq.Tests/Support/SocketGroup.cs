@@ -31,7 +31,7 @@ internal sealed class SocketGroup : IDisposable
     /// of 1023, for tests with a thousand pairs) and no linger; disposing the group disposes the context too.
     /// </summary>
     public static SocketGroup WithOwnContext(int maxSockets) =>
-        new(new Context(ioThreads: 1, maxSockets) { DefaultLinger = TimeSpan.Zero }, ownsContext: true);
+        new(Sockets.NewContext(maxSockets), ownsContext: true);
 
     /// <summary>A new socket of <paramref name="type"/> in this group.</summary>
     public Socket New(SocketType type)

@@ -9,6 +9,18 @@ internal static class Sockets
     /// <summary>A context whose sockets do not linger, so disposing it never waits.</summary>
     public static Context NewContext() => new() { DefaultLinger = TimeSpan.Zero };
 
+    /// <summary>
+    /// A context like <see cref="NewContext()"/> with room for <paramref name="maxSockets"/> sockets (libzmq's default is
+    /// 1023) and one I/O thread, for tests that open a thousand sockets or more.
+    /// </summary>
+    public static Context NewContext(int maxSockets) => new(ioThreads: 1, maxSockets) { DefaultLinger = TimeSpan.Zero };
+
+    /// <summary>
+    /// A context with the library's default linger (1 s), for tests whose last frames must still be delivered after
+    /// the socket that sent them is disposed.
+    /// </summary>
+    public static Context NewLingeringContext() => new();
+
     /// <summary>A socket of <paramref name="type"/> in <paramref name="context"/>, <see cref="WithTimeouts">with timeouts</see>.</summary>
     public static Socket New(Context context, SocketType type) => new Socket(context, type).WithTimeouts();
 
