@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.nio.file.Files;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
@@ -19,6 +20,7 @@ import net.zmq.Socket;
 import net.zmq.SocketEvent;
 import net.zmq.SocketMonitor;
 import net.zmq.SocketMonitorEvent;
+import net.zmq.SocketOption;
 import net.zmq.SocketType;
 import net.zmq.ZapAuthenticator;
 import net.zmq.support.Zmq;
@@ -35,23 +37,34 @@ class JeroMqInteropTests {
     private static final int HANDSHAKES = SocketEvent.HANDSHAKE_SUCCEEDED.bit() | SocketEvent.HANDSHAKE_FAILED_AUTH.bit();
 
     /**
-     * A JeroMQ socket whose receives give up after {@link Zmq#WAIT} and whose handshakes give up after a second.
      * JeroMQ 0.6.0 now and then leaves a new tcp connection's ZMTP handshake unfinished for good (the connection is
      * up, neither side's greeting goes further); only its own handshake timer ends such a connection and reconnects
-     * (libzmq's, on our side, closes it unnoticed). Its default is 30 s, longer than any wait here.
+     * (libzmq's, on our side, closes it unnoticed). Its default is 30 s. Five seconds retries soon, yet leaves time for
+     * its pure-Java CURVE, whose first handshake in a JVM took 9 s under qemu-user (later ones 0.5-2 s).
      */
+    private static final int JEROMQ_HANDSHAKE_MS = 5_000;
+    /** The longest wait for anything behind a JeroMQ handshake: room for a few of its attempts. */
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+
     private static ZMQ.Socket jeromq(ZContext jctx, org.zeromq.SocketType type) {
         ZMQ.Socket socket = jctx.createSocket(type);
-        socket.setReceiveTimeOut((int) Zmq.WAIT.toMillis());
-        socket.setHandshakeIvl(1000);
+        socket.setReceiveTimeOut((int) PATIENCE.toMillis());
+        socket.setHandshakeIvl(JEROMQ_HANDSHAKE_MS);
         return socket;
     }
+
+    private static Socket ours(Context context, SocketType type) {
+        Socket socket = Zmq.socket(context, type);
+        socket.setOption(SocketOption.RCVTIMEO, PATIENCE);
+        return socket;
+    }
+
     @Test
     void jeromqRouterServesNetZmqDealer() {
         try (ZContext jctx = new ZContext(); Context context = new Context()) {
             ZMQ.Socket router = jeromq(jctx, org.zeromq.SocketType.ROUTER);
             int port = router.bindToRandomPort("tcp://127.0.0.1");
-            try (Socket dealer = Zmq.socket(context, SocketType.DEALER)) {
+            try (Socket dealer = ours(context, SocketType.DEALER)) {
                 dealer.connect("tcp://127.0.0.1:" + port);
                 dealer.sendMultipart(MultipartMessage.of("part 1", "part 2"));
                 byte[] id = router.recv();
@@ -67,7 +80,7 @@ class JeroMqInteropTests {
     @Test
     void netZmqRouterServesJeromqDealer() {
         try (ZContext jctx = new ZContext(); Context context = new Context();
-             Socket router = Zmq.socket(context, SocketType.ROUTER)) {
+             Socket router = ours(context, SocketType.ROUTER)) {
             router.bind("tcp://127.0.0.1:*");
             ZMQ.Socket dealer = jeromq(jctx, org.zeromq.SocketType.DEALER);
             dealer.connect(router.lastEndpoint());
@@ -83,14 +96,14 @@ class JeroMqInteropTests {
     @Test
     void pubSubAcrossStacks() throws Exception {
         try (ZContext jctx = new ZContext(); Context context = new Context();
-             Socket pub = Zmq.socket(context, SocketType.PUB)) {
+             Socket pub = ours(context, SocketType.PUB)) {
             pub.bind("tcp://127.0.0.1:*");
             ZMQ.Socket sub = jeromq(jctx, org.zeromq.SocketType.SUB);
             sub.subscribe("t".getBytes());
             sub.setReceiveTimeOut(10);
             sub.connect(pub.lastEndpoint());
             String got = null;
-            long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
+            long deadline = System.nanoTime() + PATIENCE.toNanos();
             while (got == null && System.nanoTime() < deadline) {
                 pub.send("topic data"); // republished until the subscription has arrived; the loop ends on receipt
                 got = sub.recvStr();
@@ -115,7 +128,7 @@ class JeroMqInteropTests {
         ZMQ.Curve.KeyPair unknown = ZMQ.Curve.generateKeyPair();
         try (ZContext jctx = new ZContext(); Context context = new Context();
              ZapAuthenticator zap = new ZapAuthenticator(context).allowCurveKey(allowed.publicKey);
-             Socket router = Zmq.socket(context, SocketType.ROUTER);
+             Socket router = ours(context, SocketType.ROUTER);
              SocketMonitor monitor = new SocketMonitor(router, HANDSHAKES); Message frame = new Message()) {
             Curve.makeServer(router, server);
             router.bind("tcp://127.0.0.1:*");
@@ -129,11 +142,11 @@ class JeroMqInteropTests {
             assertEquals(allowed.publicKey, frame.property("User-Id")); // ZAP's user id: the client's public key
             router.sendMultipart(MultipartMessage.of(id, "welcome".getBytes()));
             assertEquals("welcome", client.recvStr());
-            assertEquals(SocketEvent.HANDSHAKE_SUCCEEDED, monitor.receive(Zmq.WAIT).event());
+            assertEquals(SocketEvent.HANDSHAKE_SUCCEEDED, monitor.receive(PATIENCE).event());
 
             ZMQ.Socket stranger = jeromqCurveClient(jctx, unknown, server.publicKey(), router.lastEndpoint());
             stranger.send("let me in");
-            SocketMonitorEvent refused = monitor.receive(Zmq.WAIT);
+            SocketMonitorEvent refused = monitor.receive(PATIENCE);
             assertNotNull(refused, "no handshake outcome for the unknown JeroMQ client");
             assertEquals(SocketEvent.HANDSHAKE_FAILED_AUTH, refused.event());
             assertEquals(400, refused.value()); // the ZAP status code
@@ -157,7 +170,7 @@ class JeroMqInteropTests {
             router.setCurveSecretKey(ZMQ.Curve.z85Decode(server.secretKey));
             String endpoint = "tcp://127.0.0.1:" + router.bindToRandomPort("tcp://127.0.0.1");
 
-            try (Socket client = Zmq.socket(context, SocketType.DEALER)) {
+            try (Socket client = ours(context, SocketType.DEALER)) {
                 Curve.makeClient(client, allowed, server.publicKey);
                 client.connect(endpoint);
                 client.send("hello from net.zmq");
@@ -167,20 +180,20 @@ class JeroMqInteropTests {
                 router.sendMore(id);
                 router.send("welcome");
                 assertEquals("welcome", client.recvString());
-                ZAuth.ZapReply reply = auth.nextReply((int) Zmq.WAIT.toMillis());
+                ZAuth.ZapReply reply = auth.nextReply((int) PATIENCE.toMillis());
                 assertEquals(200, reply.statusCode);
                 assertEquals(allowed.publicKey(), reply.userId);
             }
 
-            try (Socket stranger = Zmq.socket(context, SocketType.DEALER);
+            try (Socket stranger = ours(context, SocketType.DEALER);
                  SocketMonitor monitor = new SocketMonitor(stranger, HANDSHAKES)) {
                 Curve.makeClient(stranger, Curve.generateKeyPair(), server.publicKey);
                 stranger.connect(endpoint);
                 stranger.send("let me in");
-                SocketMonitorEvent refused = monitor.receive(Zmq.WAIT);
+                SocketMonitorEvent refused = monitor.receive(PATIENCE);
                 assertNotNull(refused, "no handshake outcome for our unknown client");
                 assertEquals(SocketEvent.HANDSHAKE_FAILED_AUTH, refused.event());
-                ZAuth.ZapReply reply = auth.nextReply((int) Zmq.WAIT.toMillis());
+                ZAuth.ZapReply reply = auth.nextReply((int) PATIENCE.toMillis());
                 assertEquals(400, reply.statusCode);
                 assertNull(router.recv(ZMQ.DONTWAIT), "the refused client's message reached JeroMQ's ROUTER");
             }
