@@ -40,7 +40,7 @@ class JeroMqInteropTests {
      * JeroMQ 0.6.0 now and then leaves a new tcp connection's ZMTP handshake unfinished for good (the connection is
      * up, neither side's greeting goes further); only its own handshake timer ends such a connection and reconnects
      * (libzmq's, on our side, closes it unnoticed). Its default is 30 s. Five seconds retries soon, yet leaves time for
-     * its pure-Java CURVE, whose first handshake in a JVM took 9 s under qemu-user (later ones 0.5-2 s).
+     * its pure-Java CURVE under qemu-user (jvm/build.sh arm64 test), where one second ended every attempt.
      */
     private static final int JEROMQ_HANDSHAKE_MS = 5_000;
     /** The longest wait for anything behind a JeroMQ handshake: room for a few of its attempts. */
