@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.nio.file.Files;
-import java.time.Duration;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import net.zmq.Context;
@@ -193,7 +193,11 @@ class JeroMqInteropTests {
                 SocketMonitorEvent refused = monitor.receive(PATIENCE);
                 assertNotNull(refused, "no handshake outcome for our unknown client");
                 assertEquals(SocketEvent.HANDSHAKE_FAILED_AUTH, refused.event());
-                ZAuth.ZapReply reply = auth.nextReply((int) PATIENCE.toMillis());
+                ZAuth.ZapReply reply;
+                do { // a retried handshake of the allowed client may have left a second 200 before it
+                    reply = auth.nextReply((int) PATIENCE.toMillis());
+                } while (reply != null && reply.statusCode == 200);
+                assertNotNull(reply, "JeroMQ's ZAuth gave no refusal");
                 assertEquals(400, reply.statusCode);
                 assertNull(router.recv(ZMQ.DONTWAIT), "the refused client's message reached JeroMQ's ROUTER");
             }
