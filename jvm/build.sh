@@ -9,6 +9,7 @@
 #   jvm/build.sh shell   an interactive shell in the root with the repository at /src (for development)
 #   jvm/build.sh arm64   build, then run the demo from the JAR in a linux-arm64 trixie root under qemu-user (slow:
 #                        an emulated JDK; the root is cached like the x64 one)
+#   jvm/build.sh arm64 test   compile here, then run the JUnit tests in the linux-arm64 root under qemu-user
 # The JDK needs glibc >= 2.38, newer than this host's, so every Java step runs in a chroot of Debian trixie whose
 # packages come from the same Debian mirror as the host's own apt sources. See jvm/README.md.
 set -euo pipefail
@@ -104,7 +105,8 @@ setup() {
 
 # An arm64 root for the linux-arm64 check: debootstrap's first stage here, its second stage and the JDK under
 # qemu-user through binfmt_misc (qemu-user-static registers qemu-aarch64 with the F flag, so it works in a chroot).
-arm64_root=$repo/artifacts/jvm/root-arm64-$(printf '%s\n' trixie minbase arm64 openjdk-25-jdk-headless | sha256sum | cut -c1-12)
+# It holds the same packages as the x64 root: the tests run there on the JARs Debian installs in /usr/share/java.
+arm64_root=$repo/artifacts/jvm/root-arm64-$(printf '%s\n' trixie minbase arm64 "${packages[@]}" | sha256sum | cut -c1-12)
 
 setup_arm64() {
     [ -f "$arm64_root/.complete" ] && return
@@ -122,18 +124,21 @@ setup_arm64() {
     log "creating a Debian trixie arm64 root (first stage here, second under qemu: several minutes)"
     debootstrap --arch=arm64 --foreign --variant=minbase trixie "$tmp" "$mirror" >"$tmp.log" 2>&1 ||
         { tail -n 20 "$tmp.log" >&2; die "debootstrap --arch=arm64 --foreign of Debian trixie failed (log: $tmp.log)"; }
+    # dpkg's fsyncs cost most under emulation; this root is rebuilt from scratch if anything interrupts it.
+    mkdir -p "$tmp/etc/dpkg/dpkg.cfg.d"
+    echo force-unsafe-io >"$tmp/etc/dpkg/dpkg.cfg.d/unsafe-io"
     chroot "$tmp" /debootstrap/debootstrap --second-stage >>"$tmp.log" 2>&1 ||
         { tail -n 20 "$tmp.log" >&2; die "debootstrap's second stage under qemu-aarch64 failed (log: $tmp.log)"; }
-    log "arm64 root created in $(elapsed "$start"); installing openjdk-25-jdk-headless under qemu"
+    log "arm64 root created in $(elapsed "$start"); installing ${packages[*]} under qemu"
     start=$(date +%s)
     mount_into "$tmp"
-    chroot "$tmp" /bin/sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends openjdk-25-jdk-headless" \
-        >>"$tmp.log" 2>&1 || { unmount_all; tail -n 20 "$tmp.log" >&2; die "installing the arm64 JDK under qemu failed (log: $tmp.log)"; }
+    chroot "$tmp" /bin/sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${packages[*]}" \
+        >>"$tmp.log" 2>&1 || { unmount_all; tail -n 20 "$tmp.log" >&2; die "installing ${packages[*]} for arm64 under qemu failed (log: $tmp.log)"; }
     unmount_all
     touch "$tmp/.complete"
     mv "$tmp" "$arm64_root"
     rm -f "$tmp.log"
-    log "arm64 JDK installed in $(elapsed "$start")"
+    log "arm64 packages installed in $(elapsed "$start")"
 }
 
 # in_root <command...>: runs a shell command line in the root, in /src/jvm, with the mounts undone on every exit path.
@@ -208,15 +213,24 @@ case "$command" in
         ;;
     arm64)
         setup
-        in_root "./java-build.sh pack"
         setup_arm64
-        log "running the demo from the JAR on linux-arm64 (qemu-user)"
-        jar=../artifacts/jvm/packages/net-zmq-$(sed -nE 's|.*<Version>(.*)</Version>.*|\1|p' Directory.Build.props).jar
-        root=$arm64_root in_root "java --enable-native-access=net.zmq --module-path $jar --add-modules net.zmq demo/Demo.java"
+        if [ "${1:-}" = test ]; then
+            # Compiled here (javac under emulation would take minutes for the same bytecode), into a copy of its own
+            # so that an x64 build meanwhile cannot change the classes under the emulated run.
+            in_root "./java-build.sh build && rm -rf ../artifacts/jvm/build-arm64 && cp -a ../artifacts/jvm/build ../artifacts/jvm/build-arm64"
+            start_peers
+            log "running the JUnit tests on linux-arm64 (qemu-user)"
+            root=$arm64_root in_root "JAVA_BUILD_OUT=../artifacts/jvm/build-arm64 ./java-build.sh run-tests"
+        else
+            in_root "./java-build.sh pack"
+            log "running the demo from the JAR on linux-arm64 (qemu-user)"
+            jar=../artifacts/jvm/packages/net-zmq-$(sed -nE 's|.*<Version>(.*)</Version>.*|\1|p' Directory.Build.props).jar
+            root=$arm64_root in_root "java --enable-native-access=net.zmq --module-path $jar --add-modules net.zmq demo/Demo.java"
+        fi
         ;;
     build|demo|pack|bench)
         setup
         in_root "./java-build.sh $command $*"
         ;;
-    *) sed -n '2,9p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,12p' "$0" >&2; exit 2 ;;
 esac

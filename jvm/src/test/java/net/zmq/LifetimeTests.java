@@ -10,6 +10,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import net.zmq.support.Zmq;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Close, context termination, the Cleaner and concurrent-use detection. */
 class LifetimeTests {
@@ -86,6 +88,43 @@ class LifetimeTests {
             }
             receiver.join(Zmq.WAIT.toMillis());
             assertEquals(Thread.State.TERMINATED, receiver.getState());
+        }
+    }
+
+    /**
+     * The draft types libzmq makes thread-safe get the same check: the binding's own per-socket state (its message
+     * buffers) is not. RADIO is left out: none of its calls blocks, so no call of a second thread can overlap one.
+     */
+    @ParameterizedTest
+    @EnumSource(value = SocketType.class, names = {"SERVER", "CLIENT", "DISH", "GATHER", "SCATTER", "PEER", "CHANNEL"})
+    void draftSocketsAlsoRefuseASecondThreadDuringACall(SocketType type) throws Exception {
+        Context context = new Context();
+        Thread caller = null;
+        try {
+            Socket socket = context.socket(type);
+            // With no peer a SCATTER send blocks, as does a receive on the others; the context's close ends either.
+            Runnable call = type == SocketType.SCATTER ? () -> socket.send("x") : socket::recvBytes;
+            caller = Thread.ofPlatform().start(() -> {
+                try {
+                    call.run();
+                } catch (ContextTerminatedException e) {
+                    // the end this test gives the call
+                }
+            });
+            long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
+            while (!socket.core.inCall() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertTrue(socket.core.inCall(), "the " + type + " call never started");
+            IllegalStateException seen = assertThrows(IllegalStateException.class,
+                    () -> socket.setOption(SocketOption.LINGER, Duration.ZERO));
+            assertTrue(seen.getMessage().contains("one thread at a time"), seen.getMessage());
+        } finally {
+            context.close();
+            if (caller != null) {
+                caller.join(Zmq.WAIT.toMillis());
+                assertEquals(Thread.State.TERMINATED, caller.getState());
+            }
         }
     }
 
