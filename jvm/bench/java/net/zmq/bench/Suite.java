@@ -28,9 +28,10 @@ import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
 /**
- * The JVM benchmark suite: the first JVM-ZMQ's two suites (memory strategies, receive modes) at 64 B, 512 B, 1 KB and
- * 64 KB, ROUTER to ROUTER over tcp, 10,000 messages per operation, then an interleaved phase that alternates the native
- * C baseline, this binding and JeroMQ on the same loop. Writes benchmarks/results/latest-jvm.md.
+ * The JVM benchmark suite, ROUTER to ROUTER over tcp at 64 B, 512 B, 1 KB and 64 KB, 10,000 messages per operation:
+ * first, while no zero-copy message exists in the process, the cost of one call and an interleaved phase that
+ * alternates the native C baseline, this binding and JeroMQ on the same loop; then the first JVM-ZMQ's two suites
+ * (memory strategies, receive modes). Writes benchmarks/results/latest-jvm.md.
  * <p>Usage: Suite --native &lt;zmq_native_bench&gt; --results &lt;dir&gt; [--quick] [--interleaved-only [--rounds N]]
  * (--interleaved-only: the interleaved phase alone, printed, no report written)
  */
@@ -464,8 +465,8 @@ public final class Suite {
                             median(nat) / 1e6, median(jv) / 1e6, median(jm) / 1e6, sharedWarmup, warmed, compiled);
                 }
             } finally {
-                for (AutoCloseable resource : resources) {
-                    resource.close();
+                for (int i = resources.size() - 1; i >= 0; i--) { // each sender before its pair
+                    resources.get(i).close();
                 }
             }
             cmd.println("quit");
