@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.concurrent.Semaphore;
 
 /**
- * A small stand-in for JMH (which Debian does not package): a fixed number of warm-up operations, then measured ones,
- * each timed with System.nanoTime; the bytes the two calling threads allocated during the measured operations
+ * A small stand-in for JMH (which Debian does not package): warm-up rounds until the JIT compilers are quiet, then
+ * measured operations, each timed with System.nanoTime; the bytes the two calling threads allocated during the measured operations
  * (com.sun.management.ThreadMXBean), divided per message. Unlike JMH it runs everything in this one JVM (no fork per
  * benchmark, so one benchmark's JIT profile can affect the next; the suite interleaves to spread that), has no
  * blackhole (the loops consume every result through libzmq calls), and reports medians with min-max rather than a
@@ -46,7 +46,11 @@ final class Harness {
         private volatile Throwable failure;
 
         Sender(Runnable round) {
-            thread = Thread.ofPlatform().daemon().name("bench-sender").start(() -> {
+            this("bench-sender", round);
+        }
+
+        Sender(String name, Runnable round) {
+            thread = Thread.ofPlatform().daemon().name(name).start(() -> {
                 while (true) {
                     go.acquireUninterruptibly();
                     if (stop) {
@@ -106,16 +110,49 @@ final class Harness {
         }
     }
 
+    private static final java.lang.management.CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
+    /** A warm-up round that compiled at most this long leaves the JIT quiet enough to measure. */
+    static final long QUIET_COMPILATION_MS = 2;
+    /** How many such rounds in a row end the warm-up (compilation comes in bursts as counters cross thresholds). */
+    static final int QUIET_ROUNDS = 3;
+    /** The most warm-up rounds run while waiting for the JIT to go quiet. */
+    static final int MAX_WARMUPS = 40;
+
+    /** Milliseconds the JIT compilers have spent so far (0 where the JVM does not count it). */
+    static long compilationMillis() {
+        return JIT != null && JIT.isCompilationTimeMonitoringSupported() ? JIT.getTotalCompilationTime() : 0;
+    }
+
     /**
-     * Runs every benchmark warmups times, then iterations rounds of one measured operation each, taking turns, so a
-     * change in the machine's load falls on all of them alike. Allocation is counted around each measured operation.
+     * Runs round at least min times, then until {@link #QUIET_ROUNDS} rounds in a row each compiled no more than
+     * {@link #QUIET_COMPILATION_MS} (at most {@link #MAX_WARMUPS} rounds): compiler threads still at work would take a
+     * core from what is measured next. Returns the number of rounds run.
+     */
+    static int warmUp(Runnable round, int min) {
+        int done = 0;
+        int quiet = 0;
+        while (true) {
+            long before = compilationMillis();
+            round.run();
+            done++;
+            quiet = compilationMillis() - before <= QUIET_COMPILATION_MS ? quiet + 1 : 0;
+            if (done >= MAX_WARMUPS || (done >= min && quiet >= QUIET_ROUNDS)) {
+                return done;
+            }
+        }
+    }
+
+    /**
+     * Runs every benchmark in warm-up rounds (at least warmups, then until the JIT is quiet: {@link #warmUp}), then
+     * iterations rounds of one measured operation each, taking turns, so a change in the machine's load falls on all
+     * of them alike. Allocation is counted around each measured operation.
      */
     static List<Benchmark> measureInterleaved(List<Benchmark> benchmarks, int messages, int warmups, int iterations) {
-        for (int w = 0; w < warmups; w++) {
+        warmUp(() -> {
             for (Benchmark b : benchmarks) {
                 b.op.run();
             }
-        }
+        }, warmups);
         long self = Thread.currentThread().threadId();
         long[][] nanos = new long[benchmarks.size()][iterations];
         long[] allocated = new long[benchmarks.size()];

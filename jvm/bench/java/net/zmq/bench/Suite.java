@@ -28,10 +28,12 @@ import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
 /**
- * The JVM benchmark suite: the first JVM-ZMQ's two suites (memory strategies, receive modes) at 64 B, 512 B, 1 KB and
- * 64 KB, ROUTER to ROUTER over tcp, 10,000 messages per operation, then an interleaved phase that alternates the native
- * C baseline, this binding and JeroMQ on the same loop. Writes benchmarks/results/latest-jvm.md.
- * <p>Usage: Suite --native &lt;zmq_native_bench&gt; --results &lt;dir&gt; [--quick]
+ * The JVM benchmark suite, ROUTER to ROUTER over tcp at 64 B, 512 B, 1 KB and 64 KB, 10,000 messages per operation:
+ * first, while no zero-copy message exists in the process, the cost of one call and an interleaved phase that
+ * alternates the native C baseline, this binding and JeroMQ on the same loop; then the first JVM-ZMQ's two suites
+ * (memory strategies, receive modes). Writes benchmarks/results/latest-jvm.md.
+ * <p>Usage: Suite --native &lt;zmq_native_bench&gt; --results &lt;dir&gt; [--quick] [--interleaved-only [--rounds N]]
+ * (--interleaved-only: the interleaved phase alone, printed, no report written)
  */
 public final class Suite {
     static final int MESSAGES = 10_000;
@@ -41,6 +43,7 @@ public final class Suite {
     private int warmups = 3;
     private int iterations = 7;
     private int rounds = 7;
+    private boolean interleavedOnly;
 
     public static void main(String[] args) throws Exception {
         String nativeBench = null;
@@ -55,6 +58,8 @@ public final class Suite {
                     System.out.printf("calls %.2f %.2f%n", ns[0], ns[1]);
                     return;
                 }
+                case "--interleaved-only" -> suite.interleavedOnly = true;
+                case "--rounds" -> suite.rounds = Integer.parseInt(args[++i]);
                 case "--quick" -> {
                     suite.warmups = 1;
                     suite.iterations = 3;
@@ -241,6 +246,19 @@ public final class Suite {
 
     private void run(String nativeBench, Path results) throws Exception {
         long start = System.nanoTime();
+        if (interleavedOnly) {
+            for (Interleaved i : interleave(nativeBench)) {
+                System.out.printf("%6d B: JVM / native %.3f (medians), per round %.3f ± %.3f (%.2f–%.2f)%n", i.size(),
+                        median(i.nativeNs()) / median(i.jvmNs()), i.mean(), i.halfInterval(), i.low(), i.high());
+            }
+            return;
+        }
+        // First what must run while no zero-copy message exists in this process (the MessageZeroCopy rows below make
+        // one, and from then on every send and receive uses the ordinary, transitioning calls: see jvm/README.md).
+        double[] critical = callOverhead();
+        double[] ordinary = callOverheadWithoutCritical();
+        System.out.printf("calls: recv %.1f ns (critical) vs %.1f ns, send %.1f ns vs %.1f ns%n", critical[0], ordinary[0], critical[1], ordinary[1]);
+        List<Interleaved> interleaved = interleave(nativeBench);
         for (int size : SIZES) {
             byte[] payload = new byte[size];
             Arrays.fill(payload, (byte) 'x');
@@ -290,10 +308,6 @@ public final class Suite {
                 }
             }
         }
-        double[] critical = callOverhead();
-        double[] ordinary = callOverheadWithoutCritical();
-        System.out.printf("calls: recv %.1f ns (critical) vs %.1f ns, send %.1f ns vs %.1f ns%n", critical[0], ordinary[0], critical[1], ordinary[1]);
-        List<Interleaved> interleaved = interleave(nativeBench);
         write(results, interleaved, critical, ordinary, (System.nanoTime() - start) / 1_000_000_000L);
     }
 
@@ -344,7 +358,7 @@ public final class Suite {
     // ---- interleaved: native, JVM, native, JeroMQ, ... per size
 
     /** One size's interleaved runs; ratios[r] = JVM throughput / native throughput in round r. */
-    record Interleaved(int size, long[] nativeNs, long[] jvmNs, long[] jeromqNs, double[] ratios) {
+    record Interleaved(int size, long[] nativeNs, long[] jvmNs, long[] jeromqNs, double[] ratios, int sharedWarmupRounds, int warmupRounds, long compiledMs) {
         double low() {
             return Arrays.stream(ratios).min().orElseThrow();
         }
@@ -367,30 +381,45 @@ public final class Suite {
         }
     }
 
-    private List<Interleaved> interleave(String nativeBench) throws Exception {
-        List<Interleaved> out = new ArrayList<>();
+    /** Starts the native baseline's server mode ({@code zmq_native_bench serve}); read its "ready" with {@link #awaitReady}. */
+    static Process startNative(String nativeBench) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(nativeBench, "serve");
         // Its rpath names the host's path to the bundled libzmq, which the root mounts elsewhere: point the loader at it.
         String rid = System.getProperty("os.arch").equals("aarch64") ? "linux-arm64" : "linux-x64";
         Path libDir = Path.of(nativeBench).toAbsolutePath().getParent().resolve(rid);
         builder.environment().put("LD_LIBRARY_PATH", libDir.toString());
         builder.redirectError(ProcessBuilder.Redirect.INHERIT);
-        Process process = builder.start();
+        return builder.start();
+    }
+
+    static void awaitReady(BufferedReader in) throws IOException {
+        String ready = in.readLine();
+        if (!"ready".equals(ready)) {
+            throw new IllegalStateException("the native baseline did not start (said " + ready + ")");
+        }
+    }
+
+    private List<Interleaved> interleave(String nativeBench) throws Exception {
+        List<Interleaved> out = new ArrayList<>();
+        Process process = startNative(nativeBench);
         try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
              PrintWriter cmd = new PrintWriter(process.getOutputStream(), true, StandardCharsets.US_ASCII);
              ZContext jctx = new ZContext()) {
-            String ready = in.readLine();
-            if (!"ready".equals(ready)) {
-                throw new IllegalStateException("the native baseline did not start (said " + ready + ")");
-            }
+            awaitReady(in);
             JeroPair jero = new JeroPair(jctx);
-            for (int size : SIZES) {
-                byte[] payload = new byte[size];
-                try (RouterPair pair = new RouterPair();
-                     Harness.Sender sender = new Harness.Sender(() -> sendReused(pair.sender, payload))) {
+            List<AutoCloseable> resources = new ArrayList<>();
+            try {
+                Runnable[] jvmRuns = new Runnable[SIZES.length];
+                Runnable[] jeromqRuns = new Runnable[SIZES.length];
+                for (int k = 0; k < SIZES.length; k++) {
+                    byte[] payload = new byte[SIZES[k]];
                     byte[] id = new byte[16];
-                    byte[] buffer = new byte[size];
-                    Runnable jvm = () -> {
+                    byte[] buffer = new byte[SIZES[k]];
+                    RouterPair pair = new RouterPair();
+                    Harness.Sender sender = new Harness.Sender(() -> sendReused(pair.sender, payload));
+                    resources.add(pair);
+                    resources.add(sender);
+                    jvmRuns[k] = () -> {
                         sender.start();
                         for (int n = 0; n < MESSAGES; n++) {
                             pair.receiver.recv(id);
@@ -398,12 +427,26 @@ public final class Suite {
                         }
                         sender.await();
                     };
-                    Runnable jeromq = () -> jero.run(payload, buffer);
-                    for (int w = 0; w < warmups; w++) {
+                    jeromqRuns[k] = () -> jero.run(payload, buffer);
+                }
+                // JeroMQ's code is first run here, and each size takes it down other paths (recompiling what was
+                // compiled for the last): every size in turn until the JIT is quiet, before any size is measured.
+                int sharedWarmup = Harness.warmUp(() -> {
+                    for (int k = 0; k < SIZES.length; k++) {
+                        jvmRuns[k].run();
+                        jeromqRuns[k].run();
+                    }
+                }, warmups);
+                for (int k = 0; k < SIZES.length; k++) {
+                    int size = SIZES[k];
+                    Runnable jvm = jvmRuns[k];
+                    Runnable jeromq = jeromqRuns[k];
+                    int warmed = Harness.warmUp(() -> {
                         nativeRun(cmd, in, size);
                         jvm.run();
                         jeromq.run();
-                    }
+                    }, warmups);
+                    long compiledBefore = Harness.compilationMillis();
                     long[] nat = new long[2 * rounds];
                     long[] jv = new long[rounds];
                     long[] jm = new long[rounds];
@@ -416,9 +459,14 @@ public final class Suite {
                         // throughput ratio JVM/native against the two native runs around it
                         ratios[r] = ((nat[2 * r] + nat[2 * r + 1]) / 2.0) / jv[r];
                     }
-                    out.add(new Interleaved(size, nat, jv, jm, ratios));
-                    System.out.printf("interleaved %6d B: native %.2f ms, jvm %.2f ms, jeromq %.2f ms%n", size,
-                            median(nat) / 1e6, median(jv) / 1e6, median(jm) / 1e6);
+                    long compiled = Harness.compilationMillis() - compiledBefore;
+                    out.add(new Interleaved(size, nat, jv, jm, ratios, sharedWarmup, warmed, compiled));
+                    System.out.printf("interleaved %6d B: native %.2f ms, jvm %.2f ms, jeromq %.2f ms (%d + %d warm-up rounds, %d ms compiling while measured)%n", size,
+                            median(nat) / 1e6, median(jv) / 1e6, median(jm) / 1e6, sharedWarmup, warmed, compiled);
+                }
+            } finally {
+                for (int i = resources.size() - 1; i >= 0; i--) { // each sender before its pair
+                    resources.get(i).close();
                 }
             }
             cmd.println("quit");
@@ -428,7 +476,7 @@ public final class Suite {
         return out;
     }
 
-    private static long nativeRun(PrintWriter cmd, BufferedReader in, int size) {
+    static long nativeRun(PrintWriter cmd, BufferedReader in, int size) {
         cmd.println("throughput " + size + " " + MESSAGES);
         try {
             String line = in.readLine();
@@ -524,25 +572,27 @@ public final class Suite {
                 .append(Context.version()).append(" (the bundled build), JeroMQ 0.6.0, ").append(Runtime.getRuntime().availableProcessors())
                 .append(" cores. ROUTER to ROUTER over tcp://127.0.0.1, HWM 0, ").append(MESSAGES)
                 .append(" two-frame messages (routing id + payload) per operation, the sender on its own platform thread.\n");
-        md.append("Harness: ").append(warmups).append(" warm-up and ").append(iterations)
+        md.append("Harness: at least ").append(warmups).append(" warm-up rounds, then more until ").append(Harness.QUIET_ROUNDS)
+                .append(" rounds in a row leave the JIT compilers quiet (at most ").append(Harness.QUIET_COMPILATION_MS).append(" ms compiling in each; ")
+                .append(Harness.MAX_WARMUPS).append(" rounds at most: a compiler thread still at work takes one of the two cores from what is measured), and ").append(iterations)
                 .append(" measured operations per row, the rows of a table and size taking turns (one operation of each, then the next round) so that a change in the machine's load falls on all of them (no JMH: see jvm/README.md); allocation = bytes allocated by the sending and the receiving thread during the measured operations, per message.\n\n");
 
         md.append("## Beside native C and JeroMQ (interleaved)\n\n");
-        md.append("Each round runs the native C baseline (`zmq_native_bench serve`, same libzmq), this binding (reused buffer), the native baseline again, then JeroMQ; ")
-                .append(rounds).append(" rounds per size after ").append(warmups).append(" warm-up rounds. Throughput ratio = native time / other time (1.00 = as fast as C; above 1 = faster). Per round, the JVM run is compared with the mean of the two native runs around it: the mean of those ratios with its 95% confidence interval (Student's t), and the lowest and highest.\n\n");
-        md.append("| Size | Native C msg/s | JVM msg/s | JVM / native (medians) | per round: mean ± 95% | min–max | JeroMQ msg/s | JeroMQ / native | JVM / JeroMQ |\n");
-        md.append("|-----:|---------------:|----------:|-----------------------:|----------------------:|--------:|-------------:|----------------:|-------------:|\n");
+        md.append("Each round runs the native C baseline (`zmq_native_bench serve`, same libzmq), this binding (reused buffer; measured before any zero-copy message exists in the process, so with the critical calls), the native baseline again, then JeroMQ; ")
+                .append(rounds).append(" rounds per size after the warm-up rounds (as above: first this binding and JeroMQ at every size in turn, so that no size's measured rounds recompile what another size's paths deoptimised, then the size's own rounds; their numbers and the JIT compilation time that still fell in the measured rounds are the last two columns). Throughput ratio = native time / other time (1.00 = as fast as C; above 1 = faster). Per round, the JVM run is compared with the mean of the two native runs around it: the mean of those ratios with its 95% confidence interval (Student's t), and the lowest and highest.\n\n");
+        md.append("| Size | Native C msg/s | JVM msg/s | JVM / native (medians) | per round: mean ± 95% | min–max | JeroMQ msg/s | JeroMQ / native | JVM / JeroMQ | Warm-up rounds | JIT while measured |\n");
+        md.append("|-----:|---------------:|----------:|-----------------------:|----------------------:|--------:|-------------:|----------------:|-------------:|---------------:|-------------------:|\n");
         for (Interleaved i : interleaved) {
             double nat = median(i.nativeNs());
             double jv = median(i.jvmNs());
             double jm = median(i.jeromqNs());
-            md.append(String.format("| %s | %s | %s | %.2f | %.2f ± %.2f | %.2f–%.2f | %s | %.2f | %.2f |%n", size(i.size()), rate(nat), rate(jv),
-                    nat / jv, i.mean(), i.halfInterval(), i.low(), i.high(), rate(jm), nat / jm, jm / jv));
+            md.append(String.format("| %s | %s | %s | %.2f | %.2f ± %.2f | %.2f–%.2f | %s | %.2f | %.2f | %d + %d | %d ms |%n", size(i.size()), rate(nat), rate(jv),
+                    nat / jv, i.mean(), i.halfInterval(), i.low(), i.high(), rate(jm), nat / jm, jm / jv, i.sharedWarmupRounds(), i.warmupRounds(), i.compiledMs()));
         }
 
         for (String suite : new String[] {"memory", "receive"}) {
-            md.append(suite.equals("memory") ? "\n## Memory strategies\n\nBlocking receive per frame. ByteArray: a new array per message on both sides; ArrayPool: Netty's PooledByteBufAllocator heap buffers; Message: a new Message per message on both sides, the sender copying the payload in (a copying Message send); MessageZeroCopy: the payload already sits in native buffers of a pool, each sent without a copy in a new zero-copy Message whose free callback (one upcall stub for the process) returns the buffer to the pool; MessageZeroCopy (malloc+copy each): the first JVM-ZMQ's benchmark report's shape, native memory malloc'd and filled per message, freed by the callback; ReusedBuffer: one array per side; ReusedMessage: the receiver reuses one Message.\n\n"
-                    : "\n## Receive modes\n\nThe sender sends one reused buffer. PureBlocking: a blocking receive per frame; BlockingBatch: one blocking receive, then non-blocking ones until EAGAIN; NonBlocking: non-blocking receives, spinning on EAGAIN; Poller: zmq_poll, then non-blocking receives until EAGAIN.\n\n");
+            md.append(suite.equals("memory") ? "\n## Memory strategies\n\nBlocking receive per frame. ByteArray: a new array per message on both sides; ArrayPool: Netty's PooledByteBufAllocator heap buffers; Message: a new Message per message on both sides, the sender copying the payload in (a copying Message send); MessageZeroCopy: the payload already sits in native buffers of a pool, each sent without a copy in a new zero-copy Message whose free callback (one upcall stub for the process) returns the buffer to the pool; MessageZeroCopy (malloc+copy each): the first JVM-ZMQ's benchmark report's shape, native memory malloc'd and filled per message, freed by the callback; ReusedBuffer: one array per side; ReusedMessage: the receiver reuses one Message. These tables are measured after the interleaved phase, in a process where the MessageZeroCopy rows have made zero-copy messages, so every row here uses the ordinary (transitioning) send and receive calls, not the critical ones.\n\n"
+                    : "\n## Receive modes\n\nOrdinary calls, as above. The sender sends one reused buffer. PureBlocking: a blocking receive per frame; BlockingBatch: one blocking receive, then non-blocking ones until EAGAIN; NonBlocking: non-blocking receives, spinning on EAGAIN; Poller: zmq_poll, then non-blocking receives until EAGAIN.\n\n");
             md.append("| Method | Size | Mean per op | Median per op | Min–max | msg/s | Ratio | Allocated / msg |\n");
             md.append("|--------|-----:|------------:|--------------:|--------:|------:|------:|----------------:|\n");
             for (int size : SIZES) {
