@@ -1,6 +1,4 @@
 using System.Diagnostics;
-using System.Net;
-using System.Net.Sockets;
 using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Lifetime;
@@ -34,7 +32,7 @@ public class AsyncDisposeTests
         var context = Sockets.NewContext();
         var push = new Socket(context, SocketType.Push);
         push.SetOption(SocketOption.Linger, TimeSpan.FromMilliseconds(700));
-        push.Connect($"tcp://127.0.0.1:{UnusedPort()}");
+        push.Connect(Endpoints.UnusedTcp());
         Assert.True(push.Send("undeliverable", SendFlags.DontWait)); // held for the linger: nobody listens there
         push.Dispose();
 
@@ -61,12 +59,5 @@ public class AsyncDisposeTests
 
         Assert.Throws<ContextTerminatedException>(() => pull.Recv(new byte[4]));
         pull.Dispose();
-    }
-
-    private static int UnusedPort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 }

@@ -1,6 +1,4 @@
 using System.Diagnostics;
-using System.Net;
-using System.Net.Sockets;
 using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Lifetime;
@@ -16,7 +14,7 @@ public class ContextDisposeWithOpenSocketsTests
         var idle = new Socket(context, SocketType.Pair);
         idle.Bind(Endpoints.NewInproc());
         var stuck = new Socket(context, SocketType.Push);
-        stuck.Connect($"tcp://127.0.0.1:{UnusedPort()}");
+        stuck.Connect(Endpoints.UnusedTcp());
         for (int i = 0; i < 10; i++)
         {
             Assert.True(stuck.Send(new byte[1000], SendFlags.DontWait)); // queued towards an endpoint nobody listens on
@@ -46,7 +44,7 @@ public class ContextDisposeWithOpenSocketsTests
         var context = new Context { DefaultLinger = TimeSpan.FromMilliseconds(200) };
         using (var stuck = new Socket(context, SocketType.Push))
         {
-            stuck.Connect($"tcp://127.0.0.1:{UnusedPort()}");
+            stuck.Connect(Endpoints.UnusedTcp());
             Assert.True(stuck.Send("unsent", SendFlags.DontWait));
         }
 
@@ -63,7 +61,7 @@ public class ContextDisposeWithOpenSocketsTests
         using (var stuck = new Socket(context, SocketType.Push))
         {
             stuck.SetOption(SocketOption.Linger, Timeout.InfiniteTimeSpan); // libzmq would wait for these forever
-            stuck.Connect($"tcp://127.0.0.1:{UnusedPort()}");
+            stuck.Connect(Endpoints.UnusedTcp());
             Assert.True(stuck.Send("undeliverable", SendFlags.DontWait));
         }
 
@@ -105,12 +103,5 @@ public class ContextDisposeWithOpenSocketsTests
         Assert.True(
             ex is ContextTerminatedException or ObjectDisposedException,
             $"expected ContextTerminatedException or ObjectDisposedException, got {ex?.GetType().Name ?? "no exception"}");
-    }
-
-    private static int UnusedPort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 }

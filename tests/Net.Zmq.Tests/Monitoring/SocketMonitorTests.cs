@@ -6,16 +6,6 @@ namespace Net.Zmq.Tests.Monitoring;
 
 public sealed class SocketMonitorTests : ContextPerTest
 {
-    /// <summary>A port that was free a moment ago and has no listener now.</summary>
-    private string UnusedEndpoint()
-    {
-        using var probe = new Socket(Context, SocketType.Router);
-        probe.Bind("tcp://127.0.0.1:*");
-        string unused = probe.LastEndpoint;
-        probe.Unbind(unused);
-        return unused;
-    }
-
     [Fact]
     public void Bind_connect_and_handshake_are_reported_on_both_sides()
     {
@@ -56,7 +46,7 @@ public sealed class SocketMonitorTests : ContextPerTest
     [Fact]
     public void Connecting_to_nobody_is_reported_as_retried()
     {
-        string unused = UnusedEndpoint();
+        string unused = Endpoints.UnusedTcp();
         using var client = new Socket(Context, SocketType.Dealer);
         client.SetOption(SocketOption.ReconnectInterval, 10);
         using var clientEvents = new SocketMonitor(client, SocketEvents.ConnectRetried | SocketEvents.ConnectDelayed);
@@ -70,7 +60,7 @@ public sealed class SocketMonitorTests : ContextPerTest
     [Fact]
     public void A_connect_in_progress_is_reported_as_ConnectDelayed_and_its_failure_as_Closed()
     {
-        string unused = UnusedEndpoint();
+        string unused = Endpoints.UnusedTcp();
         using var client = new Socket(Context, SocketType.Dealer);
         using var clientEvents = new SocketMonitor(client, SocketEvents.ConnectDelayed | SocketEvents.Closed);
         client.Connect(unused);

@@ -1,3 +1,6 @@
+using System.Net;
+using System.Net.Sockets;
+
 namespace Net.Zmq.Tests.Support;
 
 /// <summary>Endpoints that never collide between tests: tcp on an ephemeral loopback port, inproc under a fresh name.</summary>
@@ -8,6 +11,17 @@ internal static class Endpoints
 
     /// <summary>An inproc endpoint name no other test uses.</summary>
     public static string NewInproc() => $"inproc://net-zmq-tests-{Guid.NewGuid():N}";
+
+    /// <summary>
+    /// A loopback tcp endpoint nobody listens on: a port the system handed out a moment ago and took back. For a socket
+    /// that must connect and never reach a peer (its messages stay queued, it keeps retrying).
+    /// </summary>
+    public static string UnusedTcp()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return $"tcp://127.0.0.1:{((IPEndPoint)listener.LocalEndpoint).Port}";
+    }
 
     /// <summary>Binds <paramref name="socket"/> to <see cref="EphemeralTcp"/> and returns the endpoint it got, port included.</summary>
     public static string BindTcp(Socket socket)
