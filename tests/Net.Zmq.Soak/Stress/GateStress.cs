@@ -127,7 +127,9 @@ internal static class GateStress
             () =>
             {
                 start.SignalAndWait();
-                loop.Add(socket, static s => s.TryRecv(new byte[16], out _));
+                // A handler's exception would stop the loop; a refusal here (the Poller door polling the socket on its
+                // thread at the same time, or the socket disposed) is one of the clear refusals this stress counts.
+                loop.Add(socket, s => TryRecvOrRecordRefusal(s, errors));
                 Thread.SpinWait(1000);
                 loop.Remove(socket);
             },
@@ -177,6 +179,21 @@ internal static class GateStress
         loop.Remove(socket);
         socket.Dispose();
         return new RoundResult(Hung: false, errors);
+    }
+
+    private static void TryRecvOrRecordRefusal(Socket socket, List<Exception> errors)
+    {
+        try
+        {
+            socket.TryRecv(new byte[16], out _);
+        }
+        catch (InvalidOperationException e)
+        {
+            lock (errors)
+            {
+                errors.Add(e);
+            }
+        }
     }
 
     private static void SyncCalls(Socket socket, Barrier start, List<Exception> errors)
