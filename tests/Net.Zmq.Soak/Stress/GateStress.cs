@@ -156,10 +156,7 @@ internal static class GateStress
             }
             catch (Exception e)
             {
-                lock (errors)
-                {
-                    errors.Add(e);
-                }
+                Record(errors, e);
             }
         }) { IsBackground = true }).ToArray();
         foreach (Thread thread in threads)
@@ -181,6 +178,15 @@ internal static class GateStress
         return new RoundResult(Hung: false, errors);
     }
 
+    /// <summary>Adds <paramref name="e"/> to the round's errors, which every door's thread writes to.</summary>
+    private static void Record(List<Exception> errors, Exception e)
+    {
+        lock (errors)
+        {
+            errors.Add(e);
+        }
+    }
+
     private static void TryRecvOrRecordRefusal(Socket socket, List<Exception> errors)
     {
         try
@@ -189,10 +195,7 @@ internal static class GateStress
         }
         catch (InvalidOperationException e)
         {
-            lock (errors)
-            {
-                errors.Add(e);
-            }
+            Record(errors, e);
         }
     }
 
@@ -210,10 +213,7 @@ internal static class GateStress
             catch (InvalidOperationException e)
             {
                 // Refused while another thread or a holder had the socket: the next call may get it.
-                lock (errors)
-                {
-                    errors.Add(e);
-                }
+                Record(errors, e);
             }
         }
     }
