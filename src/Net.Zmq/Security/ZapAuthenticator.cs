@@ -117,10 +117,12 @@ public sealed class ZapAuthenticator : IDisposable
         }
     }
 
-    /// <summary>Counts an answer sent for this authenticator and raises <see cref="Decided"/>; runs on the handler's thread.</summary>
+    /// <summary>Counts an answer about to be sent for this authenticator; runs on the handler's thread.</summary>
+    internal void CountAnswer() => Interlocked.Increment(ref _requestCount);
+
+    /// <summary>Raises <see cref="Decided"/> for an answer sent; runs on the handler's thread.</summary>
     internal void OnAnswered(ZapDecisionEventArgs args)
     {
-        Interlocked.Increment(ref _requestCount);
         if (Decided is not { } handlers)
         {
             return;

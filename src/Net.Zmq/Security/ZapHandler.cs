@@ -191,6 +191,7 @@ internal sealed class ZapHandler
                 }
 
                 BuildReply(request, reply, decision);
+                authenticator?.CountAnswer(); // before the reply goes out: a peer that has its answer sees it counted
                 _socket.SendMultipart(reply);
             }
 

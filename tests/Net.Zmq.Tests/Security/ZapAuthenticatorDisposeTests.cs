@@ -135,6 +135,13 @@ public sealed class ZapAuthenticatorDisposeTests : ContextPerTest
         push.Connect(endpoint);
         push.Send("from a known key", SendFlags.DontWait);
         SocketMonitorEvent outcome = events.WaitFor(Outcomes, Timeouts.Wait);
-        return (outcome.Event, outcome.Event == SocketEvents.HandshakeSucceeded ? 0 : outcome.Value);
+        if (outcome.Event == SocketEvents.HandshakeSucceeded)
+        {
+            // The message may still be on its way: a zero linger would drop it when push is disposed.
+            push.SetOption(SocketOption.Linger, Timeouts.WaitMs);
+            return (outcome.Event, 0);
+        }
+
+        return (outcome.Event, outcome.Value);
     }
 }
