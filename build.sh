@@ -153,7 +153,12 @@ run_tests() {
     # A test host that crashed or hung ends its run early with a summary of what it did pass: such a run fails.
     local aborted
     aborted=$(grep -c 'Test Run Aborted' "$output" || true)
+    # The failed tests last, each with the first lines of its error, beside the count: the tail of a long CI log then
+    # says which tests to look at.
+    local failures
+    failures=$(awk '/^  Failed [A-Za-z_.]/ { n = 4 } /✘/ { print; next } n > 0 { print; n-- }' "$output" || true)
     rm -f "$output"
+    [ -z "$failures" ] || printf 'failed tests:\n%s\n' "$failures"
     local summary="tests: $passed passed, $failed failed, $skipped skipped"
     [ "$aborted" -eq 0 ] || summary+=", $aborted runs aborted"
     echo "$summary"
