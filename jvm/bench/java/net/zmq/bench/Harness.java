@@ -144,8 +144,8 @@ final class Harness {
 
     /**
      * Runs every benchmark in warm-up rounds (at least warmups, then until the JIT is quiet: {@link #warmUp}), then
-     * iterations rounds of one measured operation each, taking turns, so a change in the machine's load falls on all
-     * of them alike. Allocation is counted around each measured operation.
+     * iterations rounds of one measured operation each, taking turns (every other round in reverse order), so a change
+     * in the machine's load falls on all of them alike. Allocation is counted around each measured operation.
      */
     static List<Benchmark> measureInterleaved(List<Benchmark> benchmarks, int messages, int warmups, int iterations) {
         warmUp(() -> {
@@ -157,7 +157,9 @@ final class Harness {
         long[][] nanos = new long[benchmarks.size()][iterations];
         long[] allocated = new long[benchmarks.size()];
         for (int i = 0; i < iterations; i++) {
-            for (int k = 0; k < benchmarks.size(); k++) {
+            for (int j = 0; j < benchmarks.size(); j++) {
+                // Every other round in reverse order, so that no row always runs right after the same other row.
+                int k = i % 2 == 0 ? j : benchmarks.size() - 1 - j;
                 Benchmark b = benchmarks.get(k);
                 long before = THREADS.getThreadAllocatedBytes(self) + THREADS.getThreadAllocatedBytes(b.sender.threadId());
                 long start = System.nanoTime();
