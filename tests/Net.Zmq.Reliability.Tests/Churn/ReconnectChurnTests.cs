@@ -31,6 +31,7 @@ public class ReconnectChurnTests(ITestOutputHelper output)
         string endpoint = Endpoints.BindTcp(router);
         var dealer = Sockets.New(context, SocketType.Dealer);
         int before = ProcessStats.OpenFileDescriptors();
+        string beforeKinds = ProcessStats.DescribeOpenDescriptors();
 
         // Two halves, each counted once the count has stopped changing: the second half adds descriptors as the first
         // did, so what the pause reads is how far libzmq has caught up, not a ceiling.
@@ -46,11 +47,12 @@ public class ReconnectChurnTests(ITestOutputHelper output)
             TimeSpan.FromSeconds(10));
 
         output.WriteLine($"libzmq {Context.Version}: {ChurnCycles:N0} Connect/Disconnect cycles on one DEALER in {churn.TotalSeconds:F1} s: " +
-                         $"fds {before:N0} before, {afterHalf:N0} after {ChurnCycles / 2:N0} cycles and {settled:N0} after {ChurnCycles:N0} (each once the count " +
+                         $"fds {before:N0} before ({beforeKinds}), {afterHalf:N0} after {ChurnCycles / 2:N0} cycles and {settled:N0} after {ChurnCycles:N0} (each once the count " +
                          $"stopped changing for a second), {afterDispose:N0} after the DEALER was disposed");
         Assert.True(settled - before > MinimumGrowth,
             $"fds grew only {before} -> {settled} over {ChurnCycles:N0} cycles: libzmq no longer leaks on reconnect churn: update docs/reliability.md");
-        Assert.True(returned, $"disposing the DEALER did not return its descriptors: {afterDispose} open, {before} before the churn");
+        Assert.True(returned, $"disposing the DEALER did not return its descriptors: {afterDispose} open ({ProcessStats.DescribeOpenDescriptors()}), " +
+                              $"{before} before the churn ({beforeKinds})");
     }
 
     private static TimeSpan Churn(Socket dealer, string endpoint, int cycles)
@@ -99,6 +101,7 @@ public class ReconnectChurnTests(ITestOutputHelper output)
         Socket router = group.New(SocketType.Router);
         string endpoint = Endpoints.BindTcp(router);
         int before = ProcessStats.OpenFileDescriptors();
+        string beforeKinds = ProcessStats.DescribeOpenDescriptors();
 
         var clock = Stopwatch.StartNew();
         for (int i = 0; i < Cycles; i++)
@@ -116,6 +119,6 @@ public class ReconnectChurnTests(ITestOutputHelper output)
 
         output.WriteLine($"libzmq {Context.Version}: {Cycles:N0} DEALERs each created, connected and disposed in {churn.TotalSeconds:F1} s: " +
                          $"fds {before:N0} before, {afterChurn:N0} right after, {settled:N0} once libzmq finished closing");
-        Assert.True(returned, $"{settled} fds open after {Cycles:N0} fresh sockets, {before} before");
+        Assert.True(returned, $"{settled} fds open after {Cycles:N0} fresh sockets ({ProcessStats.DescribeOpenDescriptors()}), {before} before ({beforeKinds})");
     }
 }

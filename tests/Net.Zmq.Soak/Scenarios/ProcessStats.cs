@@ -6,6 +6,39 @@ public static class ProcessStats
     /// <summary>Open file descriptors (entries of /proc/self/fd).</summary>
     public static int OpenFileDescriptors() => Directory.GetFileSystemEntries("/proc/self/fd").Length;
 
+    /// <summary>
+    /// The open file descriptors counted by kind ("socket 12, pipe 4, anon_inode:[eventfd] 30, file 60"), for a failure
+    /// message that says what was left open.
+    /// </summary>
+    public static string DescribeOpenDescriptors()
+    {
+        var kinds = new SortedDictionary<string, int>(StringComparer.Ordinal);
+        foreach (string fd in Directory.GetFileSystemEntries("/proc/self/fd"))
+        {
+            string? target;
+            try
+            {
+                target = new FileInfo(fd).LinkTarget;
+            }
+            catch (IOException)
+            {
+                continue; // closed since the listing
+            }
+
+            string kind = target switch
+            {
+                null => "unknown",
+                _ when target.StartsWith('/') => "file",
+                _ when target.StartsWith("anon_inode:", StringComparison.Ordinal) => target,
+                _ when target.Contains(":[", StringComparison.Ordinal) => target[..target.IndexOf(":[", StringComparison.Ordinal)],
+                _ => target,
+            };
+            kinds[kind] = kinds.GetValueOrDefault(kind) + 1;
+        }
+
+        return string.Join(", ", kinds.Select(k => $"{k.Key} {k.Value}"));
+    }
+
     /// <summary>Resident set size in bytes (VmRSS of /proc/self/status).</summary>
     public static long ResidentBytes()
     {
