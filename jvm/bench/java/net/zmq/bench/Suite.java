@@ -328,7 +328,7 @@ public final class Suite {
 
     // ---- zero-copy against a copying Message send, in pairs
 
-    /** One size's pairs: copyNs[r] and zeroNs[r] ran one after the other in round r; ratios[r] = zeroNs[r] / copyNs[r]. */
+    /** One size's pairs: copyNs[r] and zeroNs[r] ran one after the other in round r (in either order); ratios[r] = zeroNs[r] / copyNs[r]. */
     record Paired(int size, long[] copyNs, long[] zeroNs, double[] ratios) {
     }
 
@@ -676,7 +676,7 @@ public final class Suite {
         md.append("\nRatio: median time relative to the first row of the same size (ByteArray, PureBlocking); below 1 is faster.\n");
 
         md.append("\n## Zero-copy against a copying Message send\n\nThe Message and MessageZeroCopy loops of the memory table, in a pair of ROUTER pairs of their own, taking turns for ")
-                .append(zeroCopyRounds).append(" rounds per size after the warm-up; per round, the zero-copy loop's time over the copying loop's just before it: the mean of those ratios with its 95% confidence interval (below 1: the zero-copy send is faster). The pool holds ")
+                .append(zeroCopyRounds).append(" rounds per size after the warm-up; per round, the zero-copy loop's time over the copying loop's (the two run one after the other, in alternating order): the mean of those ratios with its 95% confidence interval (below 1: the zero-copy send is faster). The pool holds ")
                 .append(NativeBufferPool.BYTES >> 20).append(" MiB of buffers, at most one operation's worth (64 KB: ").append(NativeBufferPool.buffers(65536))
                 .append(" buffers); the sender waits for one when all are in flight.\n\n");
         md.append("| Size | Message (median) | MessageZeroCopy (median) | ZeroCopy / Message per round: mean ± 95% | min–max |\n|-----:|--------:|----------------:|-------------------:|--------:|\n");
