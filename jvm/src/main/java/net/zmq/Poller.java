@@ -7,15 +7,18 @@ import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import net.zmq.internal.Errno;
 import net.zmq.internal.LibZmq;
 import net.zmq.internal.Native;
+import net.zmq.internal.Reactor;
 
 /**
  * Waits for any of several sockets to become readable or writable (zmq_poll). Add sockets once, then poll any number
  * of times: the poll items live in native memory made once, so a poll allocates nothing. While a poll runs it holds
  * each socket's claim, so another thread's call on one of them throws {@link IllegalStateException}. Use a poller
- * from one thread at a time and close it.
+ * from one thread at a time and close it. On a virtual thread a poll that waits does not block in libzmq (which would
+ * pin the carrier): it parks until one of the sockets' descriptors signals, then looks again.
  */
 public final class Poller implements AutoCloseable {
     /** Event bit: a frame can be received. */
@@ -81,20 +84,74 @@ public final class Poller implements AutoCloseable {
             for (; claimed < count; claimed++) {
                 sockets.get(claimed).core.begin();
             }
+            if (timeoutMs != 0 && Thread.currentThread().isVirtual() && Reactor.available()) {
+                return pollParking(count, timeoutMs);
+            }
             while (true) {
                 int rc = LibZmq.poll(items, count, timeoutMs);
                 if (rc >= 0) {
                     return rc;
                 }
-                int errno = LibZmq.errno();
-                if (errno != Errno.EINTR) {
-                    throw Socket.error(errno, "Polling " + count + " sockets");
-                }
+                throwUnlessInterrupted(count);
             }
         } finally {
             for (int i = 0; i < claimed; i++) {
                 sockets.get(i).core.end();
             }
+        }
+    }
+
+    /**
+     * A poll on a virtual thread (every socket claimed): looks without waiting, and in between parks until a socket's
+     * ZMQ_FD signals or the timeout (-1: none) passes. This thread is each socket's waiter while it polls: the claims
+     * keep any other waiter out.
+     */
+    private int pollParking(int count, long timeoutMs) {
+        Thread self = Thread.currentThread();
+        for (int i = 0; i < count; i++) {
+            SocketCore c = sockets.get(i).core;
+            Socket.watchNotifications(c);
+            c.waiter = self;
+        }
+        long deadline = timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0;
+        boolean interrupted = false;
+        try {
+            while (true) {
+                int rc = LibZmq.poll(items, count, 0);
+                if (rc > 0) {
+                    return rc;
+                }
+                if (rc < 0) {
+                    throwUnlessInterrupted(count);
+                    continue;
+                }
+                if (timeoutMs > 0) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        return 0;
+                    }
+                    LockSupport.parkNanos(this, left);
+                } else {
+                    LockSupport.park(this);
+                }
+                // As a blocking zmq_poll, this wait is not interruptible; the caller keeps the interrupt status.
+                interrupted |= Thread.interrupted();
+            }
+        } finally {
+            for (int i = 0; i < count; i++) {
+                sockets.get(i).core.waiter = null;
+            }
+            if (interrupted) {
+                self.interrupt();
+            }
+        }
+    }
+
+    /** After zmq_poll failed: returns for EINTR (poll again), throws for anything else. */
+    private static void throwUnlessInterrupted(int count) {
+        int errno = LibZmq.errno();
+        if (errno != Errno.EINTR) {
+            throw Socket.error(errno, "Polling " + count + " sockets");
         }
     }
 

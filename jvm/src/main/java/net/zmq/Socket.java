@@ -484,15 +484,7 @@ public final class Socket implements AutoCloseable {
         if (timeoutMs == 0) {
             return false;
         }
-        if (c.notificationFd < 0) {
-            c.notificationFd = getIntOption(c, SocketOption.FD);
-            Reactor.register(c.notificationFd, () -> {
-                Thread waiter = c.waiter;
-                if (waiter != null) {
-                    LockSupport.unpark(waiter);
-                }
-            });
-        }
+        watchNotifications(c);
         long deadline = timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0;
         boolean interrupted = false;
         c.waiter = Thread.currentThread();
@@ -516,6 +508,23 @@ public final class Socket implements AutoCloseable {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /**
+     * Has the reactor watch the socket's ZMQ_FD (once per socket) and unpark the thread in {@code c.waiter} when it
+     * signals. The claim is held. ZMQ_FD is edge-triggered: a waiter sets itself as waiter, then checks the socket's
+     * state, then parks, so a signal after the check unparks it (or leaves the permit for its park).
+     */
+    static void watchNotifications(SocketCore c) {
+        if (c.notificationFd < 0) {
+            c.notificationFd = getIntOption(c, SocketOption.FD);
+            Reactor.register(c.notificationFd, () -> {
+                Thread waiter = c.waiter;
+                if (waiter != null) {
+                    LockSupport.unpark(waiter);
+                }
+            });
         }
     }
 

@@ -3,13 +3,17 @@ package net.zmq;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import net.zmq.support.Zmq;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Blocking calls on virtual threads park instead of pinning their carrier. */
 class VirtualThreadTests {
@@ -17,52 +21,7 @@ class VirtualThreadTests {
 
     @Test
     void tenThousandVirtualThreadsBlockedInRecvAllGetTheirAnswer() throws Exception {
-        int parallelism = Runtime.getRuntime().availableProcessors(); // the default carrier pool size
-        Set<String> carriers = ConcurrentHashMap.newKeySet();
-        AtomicInteger answered = new AtomicInteger();
-        try (Context context = new Context(1, THREADS + 100)) {
-            context.setDefaultLinger(java.time.Duration.ZERO);
-            // One socket per receiving thread; one ROUTER answers them all (each socket has a descriptor, and the
-            // process may hold only so many), addressing each by the routing id it gave the connection.
-            Socket sender = context.socket(SocketType.ROUTER);
-            Socket[] receivers = new Socket[THREADS];
-            for (int i = 0; i < THREADS; i++) {
-                receivers[i] = context.socket(SocketType.DEALER);
-                receivers[i].bind("inproc://vt-" + i);
-                sender.setOption(SocketOption.CONNECT_ROUTING_ID, ("r" + i).getBytes());
-                sender.connect("inproc://vt-" + i);
-            }
-            sender.setOption(SocketOption.ROUTER_MANDATORY, true);
-            CountDownLatch waiting = new CountDownLatch(THREADS);
-            CountDownLatch done = new CountDownLatch(THREADS);
-            for (int i = 0; i < THREADS; i++) {
-                Socket receiver = receivers[i];
-                int expected = i;
-                Thread.ofVirtual().start(() -> {
-                    waiting.countDown();
-                    String answer = receiver.recvString(); // blocks: no message yet
-                    String carrier = Thread.currentThread().toString();
-                    carriers.add(carrier.substring(carrier.indexOf('@') + 1));
-                    if (("answer " + expected).equals(answer)) {
-                        answered.incrementAndGet();
-                    }
-                    done.countDown();
-                });
-            }
-            // If the receives pinned their carriers, only `parallelism` threads would ever get to count down.
-            assertTrue(waiting.await(60, TimeUnit.SECONDS), "only " + (THREADS - waiting.getCount()) + " virtual threads ran");
-            for (int i = 0; i < THREADS; i++) {
-                sender.sendMore(("r" + i).getBytes());
-                sender.send("answer " + i);
-            }
-            assertTrue(done.await(60, TimeUnit.SECONDS), (done.getCount()) + " answers never arrived");
-            assertEquals(THREADS, answered.get());
-            assertTrue(carriers.size() <= parallelism, "carriers used: " + carriers);
-            for (Socket receiver : receivers) {
-                receiver.close();
-            }
-            sender.close();
-        }
+        answerWaitingThreads(THREADS, "recv", Socket::recvString); // blocks: no message yet
         // Closing hands 10,000 sockets to libzmq's reaper; their descriptors go as it gets through them. Wait (bounded)
         // until they are gone: it shows nothing leaked, and the next tests start with the descriptors they need.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -73,35 +32,106 @@ class VirtualThreadTests {
         assertTrue(open <= THREADS / 2, open + " descriptors still open a minute after closing the sockets");
     }
 
+    @Test
+    void virtualThreadsWaitingInPollDoNotPinTheirCarriers() throws Exception {
+        answerWaitingThreads(1_000, "poll", receiver -> {
+            try (Poller poller = new Poller()) {
+                poller.add(receiver, Poller.READABLE);
+                boolean readable = poller.poll(null) == 1 && poller.isReadable(0); // waits: nothing sent yet
+                return readable ? receiver.recvString(RecvFlags.DONT_WAIT) : "not readable";
+            }
+        });
+    }
+
+    /**
+     * One virtual thread per DEALER socket, each waiting for its answer through wait; once all of them are waiting (a
+     * wait that pinned its carrier would leave only the default parallelism's threads able to get there), one ROUTER
+     * answers each, addressed by the routing id it gave the connection: every answer must arrive, on at most that many
+     * carriers. One ROUTER for all because each socket holds a descriptor and the process may have only so many.
+     */
+    private static void answerWaitingThreads(int threads, String name, Function<Socket, String> wait) throws Exception {
+        int parallelism = Runtime.getRuntime().availableProcessors(); // the default carrier pool size
+        Set<String> carriers = ConcurrentHashMap.newKeySet();
+        AtomicInteger answered = new AtomicInteger();
+        try (Context context = new Context(1, threads + 100)) {
+            context.setDefaultLinger(Duration.ZERO);
+            Socket sender = context.socket(SocketType.ROUTER);
+            Socket[] receivers = new Socket[threads];
+            for (int i = 0; i < threads; i++) {
+                receivers[i] = context.socket(SocketType.DEALER);
+                receivers[i].bind("inproc://vt-" + name + "-" + i);
+                sender.setOption(SocketOption.CONNECT_ROUTING_ID, ("r" + i).getBytes());
+                sender.connect("inproc://vt-" + name + "-" + i);
+            }
+            sender.setOption(SocketOption.ROUTER_MANDATORY, true);
+            CountDownLatch waiting = new CountDownLatch(threads);
+            CountDownLatch done = new CountDownLatch(threads);
+            for (int i = 0; i < threads; i++) {
+                Socket receiver = receivers[i];
+                String expected = "answer " + i;
+                Thread.ofVirtual().start(() -> {
+                    waiting.countDown();
+                    String answer = wait.apply(receiver);
+                    String carrier = Thread.currentThread().toString();
+                    carriers.add(carrier.substring(carrier.indexOf('@') + 1));
+                    if (expected.equals(answer)) {
+                        answered.incrementAndGet();
+                    }
+                    done.countDown();
+                });
+            }
+            assertTrue(waiting.await(60, TimeUnit.SECONDS), "only " + (threads - waiting.getCount()) + " virtual threads ran");
+            for (int i = 0; i < threads; i++) {
+                sender.sendMore(("r" + i).getBytes());
+                sender.send("answer " + i);
+            }
+            assertTrue(done.await(60, TimeUnit.SECONDS), done.getCount() + " answers never arrived");
+            assertEquals(threads, answered.get());
+            assertTrue(carriers.size() <= parallelism, "carriers used: " + carriers);
+            for (Socket receiver : receivers) {
+                receiver.close();
+            }
+            sender.close();
+        }
+    }
+
     private static long openDescriptors() throws java.io.IOException {
         try (var fds = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/fd"))) {
             return fds.count();
         }
     }
 
-    @Test
-    void virtualThreadRecvHonoursTheTimeout() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"recv", "poll"})
+    void aWaitOnAVirtualThreadHonoursItsTimeout(String kind) throws Exception {
         try (Context context = new Context(); Socket pull = context.socket(SocketType.PULL)) {
-            pull.bind("inproc://vt-timeout");
-            pull.setOption(SocketOption.RCVTIMEO, java.time.Duration.ofMillis(100));
-            String[] result = {"unset"};
-            Thread t = Thread.ofVirtual().start(() -> result[0] = pull.recvString());
+            pull.bind("inproc://vt-timeout-" + kind);
+            boolean[] timedOut = {false};
+            long[] tookMs = {0};
+            Thread t = Thread.ofVirtual().start(() -> {
+                long start = System.nanoTime();
+                timedOut[0] = waitForFrame(kind, pull, Duration.ofMillis(100));
+                tookMs[0] = (System.nanoTime() - start) / 1_000_000;
+            });
             t.join(Zmq.WAIT.toMillis());
-            assertEquals(null, result[0]);
+            assertEquals(Thread.State.TERMINATED, t.getState());
+            assertTrue(timedOut[0], "the " + kind + " did not time out");
+            assertTrue(tookMs[0] >= 90, "the " + kind + " returned after " + tookMs[0] + " ms, before its 100 ms timeout");
         }
     }
 
-    @Test
-    void contextCloseWakesAParkedVirtualThread() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"recv", "poll"})
+    void contextCloseWakesAVirtualThreadParkedInAWait(String kind) throws Exception {
         Context context = new Context();
         Socket pull = context.socket(SocketType.PULL);
-        pull.bind("inproc://vt-term");
+        pull.bind("inproc://vt-term-" + kind);
         Throwable[] thrown = {null};
         CountDownLatch started = new CountDownLatch(1);
         Thread t = Thread.ofVirtual().start(() -> {
             started.countDown();
             try {
-                pull.recvBytes();
+                waitForFrame(kind, pull, null);
             } catch (Throwable e) {
                 thrown[0] = e;
             }
@@ -111,5 +141,19 @@ class VirtualThreadTests {
         t.join(Zmq.WAIT.toMillis());
         assertEquals(Thread.State.TERMINATED, t.getState());
         assertTrue(thrown[0] instanceof ContextTerminatedException || thrown[0] instanceof IllegalStateException, String.valueOf(thrown[0]));
+    }
+
+    /** Waits for a frame on socket by a blocking recv (RCVTIMEO = timeout) or a Poller; true when the timeout passed. */
+    private static boolean waitForFrame(String kind, Socket socket, Duration timeout) {
+        if (kind.equals("recv")) {
+            if (timeout != null) {
+                socket.setOption(SocketOption.RCVTIMEO, timeout);
+            }
+            return socket.recvBytes() == null;
+        }
+        try (Poller poller = new Poller()) {
+            poller.add(socket, Poller.READABLE);
+            return poller.poll(timeout) == 0;
+        }
     }
 }
