@@ -89,7 +89,11 @@ case "${1:-build}" in
     bench)
         build
         shift
-        java "${java_opts[@]}" -Xmx1g -cp "$classes:$out/bench-classes:$test_cp" net.zmq.bench.Suite \
+        # A method handle called from interpreted code is customised (a class generated for it, about 64 KB
+        # allocated once by the calling thread) after 127 such calls; after a deoptimisation that can fall in any
+        # measured round. At 0 each handle is customised at its first call, in the warm-up (jvm/README.md).
+        java "${java_opts[@]}" -Xmx1g -Djava.lang.invoke.MethodHandle.CUSTOMIZE_THRESHOLD=0 \
+            -cp "$classes:$out/bench-classes:$test_cp" net.zmq.bench.Suite \
             --native ../artifacts/native/zmq_native_bench --results ../benchmarks/results "$@"
         ;;
     *) echo "unknown step '$1'" >&2; exit 2 ;;
