@@ -12,8 +12,11 @@
  *
  *   zmq_native_bench serve
  *       Opens the ROUTER pair and sender thread of "throughput" once, prints "ready", then reads commands from stdin:
- *       "throughput <size> <messages>" runs one timed run and prints its ns on a line of its own; "quit" (or end of
- *       input) closes everything. The .NET suite alternates these runs with its own (the interleaved phase).
+ *       "throughput <size> <messages>" runs one timed run and prints its ns on a line of its own; "sides <size>
+ *       <messages>" times each side alone in the calling thread's CPU time (it queues the messages while nobody reads,
+ *       waits 30 ms for the I/O thread to move them, then drains them) and prints "<send ns> <receive ns>"; "quit" (or
+ *       end of input) closes everything. The .NET suite alternates these runs with its own (the interleaved phase);
+ *       the JVM's Sides diagnostic does the same with "sides".
  *
  * Every line of output is whitespace-separated so the .NET report can merge it as "Native (C)" rows.
  */
@@ -115,18 +118,23 @@ static void pair_open(struct pair *p)
     pthread_create(&p->thread, NULL, sender_main, p);
 }
 
-/* One timed run: <messages> two-frame messages of <size> bytes, from the sender's start to the last receive. */
-static int64_t pair_run(struct pair *p, int size, int messages)
+/* Makes the payload and receive buffers hold <size> bytes; the sender thread is idle between runs, so they can move. */
+static void pair_reserve(struct pair *p, int size)
 {
-    char id[16];
     if (size > p->capacity) {
-        /* The sender thread is idle between runs, so the buffers can move. */
         p->payload = realloc(p->payload, size);
         p->buffer = realloc(p->buffer, size);
         if (!p->payload || !p->buffer) { fprintf(stderr, "out of memory\n"); exit(1); }
         memset(p->payload, 'x', size);
         p->capacity = size;
     }
+}
+
+/* One timed run: <messages> two-frame messages of <size> bytes, from the sender's start to the last receive. */
+static int64_t pair_run(struct pair *p, int size, int messages)
+{
+    char id[16];
+    pair_reserve(p, size);
     p->size = size;
     p->messages = messages;
     int64_t started = now_ns();
@@ -136,6 +144,35 @@ static int64_t pair_run(struct pair *p, int size, int messages)
         recv_all(p->receiver, p->buffer, size);
     }
     return now_ns() - started;
+}
+
+static int64_t thread_cpu_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* Each side of a run alone, in this thread's CPU time: the sender socket is used from here while the sender thread is
+ * idle (sem_wait and sem_post order the hand-over). The 30 ms let libzmq's I/O thread move the messages into the
+ * receiver's queue; a receive that still has to wait spends that wait off the CPU. */
+static void pair_sides(struct pair *p, int size, int messages, int64_t *send_ns, int64_t *receive_ns)
+{
+    char id[16];
+    pair_reserve(p, size);
+    int64_t t0 = thread_cpu_ns();
+    for (int i = 0; i < messages; i++) {
+        if (zmq_send(p->sender, "R", 1, ZMQ_SNDMORE) < 0) fail("zmq_send id");
+        if (zmq_send(p->sender, p->payload, size, 0) < 0) fail("zmq_send payload");
+    }
+    *send_ns = thread_cpu_ns() - t0;
+    usleep(30000);
+    int64_t t1 = thread_cpu_ns();
+    for (int i = 0; i < messages; i++) {
+        recv_all(p->receiver, id, sizeof id);
+        recv_all(p->receiver, p->buffer, size);
+    }
+    *receive_ns = thread_cpu_ns() - t1;
 }
 
 static void pair_close(struct pair *p)
@@ -177,12 +214,17 @@ static int serve(void)
     fflush(stdout);
     while (fgets(line, sizeof line, stdin)) {
         if (strncmp(line, "quit", 4) == 0) break;
-        if (sscanf(line, "throughput %d %d", &size, &messages) != 2 || size < 0 || messages < 1) {
+        if (sscanf(line, "throughput %d %d", &size, &messages) == 2 && size >= 0 && messages >= 1) {
+            printf("%lld\n", (long long)pair_run(&p, size, messages));
+        } else if (sscanf(line, "sides %d %d", &size, &messages) == 2 && size >= 0 && messages >= 1) {
+            int64_t send_ns, receive_ns;
+            pair_sides(&p, size, messages, &send_ns, &receive_ns);
+            printf("%lld %lld\n", (long long)send_ns, (long long)receive_ns);
+        } else {
             fprintf(stderr, "unknown command: %s", line);
             pair_close(&p);
             return 2;
         }
-        printf("%lld\n", (long long)pair_run(&p, size, messages));
         fflush(stdout);
     }
     pair_close(&p);

@@ -1,5 +1,9 @@
 package net.zmq.bench;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import net.zmq.Message;
 import net.zmq.RecvFlags;
@@ -9,8 +13,10 @@ import net.zmq.SendFlags;
  * Each side of the reused-buffer loop alone, in the thread's CPU time (a diagnostic, not part of the report): the
  * thread queues 10,000 two-frame messages while the receiver does not read, waits for libzmq's I/O thread to move them
  * into the receiver's queue, then drains them; then the same with a new {@link Message} per message on each side (the
- * sender's a copy of the payload). Prints the CPU time per message over the rounds, and the bytes allocated.
- * <p>Usage: Sides [--size N] [--rounds N]
+ * sender's a copy of the payload). Prints the CPU time per message over the rounds, and the bytes allocated. With
+ * --native, each round first runs the same two sides in the native C baseline ({@code zmq_native_bench serve}'s "sides"
+ * command, the same libzmq) and prints its figures beside the reused-buffer loop's.
+ * <p>Usage: Sides [--size N] [--rounds N] [--native &lt;zmq_native_bench&gt;]
  */
 public final class Sides {
     private Sides() {
@@ -19,10 +25,12 @@ public final class Sides {
     public static void main(String[] args) throws Exception {
         int size = 64;
         int rounds = 40;
+        String nativeBench = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--size" -> size = Integer.parseInt(args[++i]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--native" -> nativeBench = args[++i];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -37,8 +45,24 @@ public final class Sides {
         long[] receiveMessages = new long[rounds];
         long allocatedSending = 0;
         long allocatedReceiving = 0;
-        try (RouterPair pair = new RouterPair()) {
+        long[] nativeSend = new long[rounds];
+        long[] nativeReceive = new long[rounds];
+        Process process = nativeBench == null ? null : Suite.startNative(nativeBench);
+        try (RouterPair pair = new RouterPair();
+             BufferedReader in = process == null ? null : new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
+             PrintWriter cmd = process == null ? null : new PrintWriter(process.getOutputStream(), true, StandardCharsets.US_ASCII)) {
+            if (in != null) {
+                Suite.awaitReady(in);
+            }
             for (int r = -20; r < rounds; r++) { // 20 warm-up rounds
+                if (cmd != null) {
+                    cmd.println("sides " + size + " " + n);
+                    String[] words = in.readLine().split(" ");
+                    if (r >= 0) {
+                        nativeSend[r] = Long.parseLong(words[0]);
+                        nativeReceive[r] = Long.parseLong(words[1]);
+                    }
+                }
                 long a0 = Harness.THREADS.getCurrentThreadAllocatedBytes();
                 long t0 = Harness.THREADS.getCurrentThreadCpuTime();
                 for (int m = 0; m < n; m++) {
@@ -85,6 +109,13 @@ public final class Sides {
                     allocatedReceiving += Harness.THREADS.getCurrentThreadAllocatedBytes() - a1;
                 }
             }
+            if (cmd != null) {
+                cmd.println("quit");
+            }
+        } finally {
+            if (process != null) {
+                process.waitFor();
+            }
         }
         System.out.printf("%d B: send cpu ns/msg min %.0f median %.0f | receive (all queued) cpu ns/msg min %.0f median %.0f | %.2f B/msg%n", size,
                 Arrays.stream(send).min().orElseThrow() / (double) n, Suite.median(send) / n,
@@ -92,5 +123,11 @@ public final class Sides {
         System.out.printf("%d B, a new Message per message: send cpu ns/msg median %.0f, %.1f B/msg | receive cpu ns/msg median %.0f, %.1f B/msg%n", size,
                 Suite.median(sendMessages) / n, allocatedSending / (double) rounds / n, Suite.median(receiveMessages) / n,
                 allocatedReceiving / (double) rounds / n);
+        if (process != null) {
+            System.out.printf("%d B, native C: send cpu ns/msg min %.0f median %.0f | receive cpu ns/msg min %.0f median %.0f | JVM / C (medians): send %.2f, receive %.2f%n",
+                    size, Arrays.stream(nativeSend).min().orElseThrow() / (double) n, Suite.median(nativeSend) / n,
+                    Arrays.stream(nativeReceive).min().orElseThrow() / (double) n, Suite.median(nativeReceive) / n,
+                    Suite.median(send) / Suite.median(nativeSend), Suite.median(receive) / Suite.median(nativeReceive));
+        }
     }
 }
