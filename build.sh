@@ -89,6 +89,9 @@ build_native_bench() {
     log "building the native C baseline against artifacts/native/$rid/libzmq.so"
     gcc -O2 -Wall -Wextra -I"$include" -o artifacts/native/zmq_native_bench benchmarks/native/zmq_native_bench.c \
         -L"artifacts/native/$rid" -l:libzmq.so -Wl,-rpath,"$PWD/artifacts/native/$rid" -lpthread
+    # The same loop as a library, which the JVM suite runs inside its own process (its libzmq found beside it).
+    gcc -O2 -Wall -Wextra -Wno-unused-function -shared -fPIC -DZMQ_NATIVE_BENCH_LIBRARY -I"$include" -o artifacts/native/libzmq_native_bench.so \
+        benchmarks/native/zmq_native_bench.c -L"artifacts/native/$rid" -l:libzmq.so -Wl,-rpath,"\$ORIGIN/$rid" -lpthread
 }
 
 # The fault tests cut links between network namespaces and drop packets with nftables; without root or nft they

@@ -19,6 +19,11 @@
  *       the JVM's Sides diagnostic does the same with "sides".
  *
  * Every line of output is whitespace-separated so the .NET report can merge it as "Native (C)" rows.
+ *
+ * Built with -DZMQ_NATIVE_BENCH_LIBRARY -shared (libzmq_native_bench.so) it has no main and exports the pair of
+ * "throughput" instead: zmq_native_bench_open, zmq_native_bench_run (one timed run, its ns) and zmq_native_bench_close.
+ * The JVM suite runs C's own loop inside its process through them, to tell what the process costs from what the
+ * binding costs.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -302,6 +307,28 @@ static int roundtrip(const char *pattern, int size, int warmups, int samples)
     return 0;
 }
 
+#ifdef ZMQ_NATIVE_BENCH_LIBRARY
+
+static struct pair library_pair;
+
+int zmq_native_bench_open(void)
+{
+    pair_open(&library_pair);
+    return 0;
+}
+
+long long zmq_native_bench_run(int size, int messages)
+{
+    return (long long)pair_run(&library_pair, size, messages);
+}
+
+void zmq_native_bench_close(void)
+{
+    pair_close(&library_pair);
+}
+
+#else
+
 int main(int argc, char **argv)
 {
     if (argc == 6 && strcmp(argv[1], "throughput") == 0)
@@ -313,7 +340,9 @@ int main(int argc, char **argv)
     fprintf(stderr,
             "usage: %s throughput <size> <messages> <warmups> <iterations>\n"
             "       %s roundtrip <req-rep|dealer-router> <size> <warmups> <samples>\n"
-            "       %s serve    (then, on stdin: throughput <size> <messages> | quit)\n",
+            "       %s serve    (then, on stdin: throughput <size> <messages> | sides <size> <messages> | quit)\n",
             argv[0], argv[0], argv[0]);
     return 2;
 }
+
+#endif

@@ -43,7 +43,7 @@ public final class Suite {
 
     private int warmups = 3;
     private int iterations = 7;
-    private int rounds = 7;
+    private int rounds = 21;
     private int zeroCopyRounds = 41;
     private boolean interleavedOnly;
     private boolean zeroCopyOnly;
@@ -253,8 +253,9 @@ public final class Suite {
         long start = System.nanoTime();
         if (interleavedOnly) {
             for (Interleaved i : interleave(nativeBench)) {
-                System.out.printf("%6d B: JVM / native %.3f (medians), per round %.3f ± %.3f (%.2f–%.2f)%n", i.size(),
-                        median(i.nativeNs()) / median(i.jvmNs()), i.mean(), i.halfInterval(), i.low(), i.high());
+                System.out.printf("%6d B: JVM / native %.3f (medians), per round %.3f ± %.3f (%.2f–%.2f); C inside this JVM / native %.3f ± %.3f; JVM / C inside this JVM %.3f ± %.3f%n",
+                        i.size(), median(i.nativeNs()) / median(i.jvmNs()), i.mean(), i.halfInterval(), i.low(), i.high(),
+                        mean(i.inJvmRatios()), halfInterval(i.inJvmRatios()), mean(i.jvmOverInJvm()), halfInterval(i.jvmOverInJvm()));
             }
             return;
         }
@@ -423,8 +424,12 @@ public final class Suite {
 
     // ---- interleaved: native, JVM, native, JeroMQ, ... per size
 
-    /** One size's interleaved runs; ratios[r] = JVM throughput / native throughput in round r. */
-    record Interleaved(int size, long[] nativeNs, long[] jvmNs, long[] jeromqNs, double[] ratios, int sharedWarmupRounds, int warmupRounds, long compiledMs) {
+    /**
+     * One size's interleaved runs; in round r, ratios[r] = JVM throughput / native throughput, inJvmRatios[r] = the C
+     * loop inside this JVM / native, jvmOverInJvm[r] = JVM / the C loop inside this JVM.
+     */
+    record Interleaved(int size, long[] nativeNs, long[] jvmNs, long[] inJvmNs, long[] jeromqNs, double[] ratios, double[] inJvmRatios,
+                       double[] jvmOverInJvm, int sharedWarmupRounds, int warmupRounds, long compiledMs) {
         double low() {
             return Arrays.stream(ratios).min().orElseThrow();
         }
@@ -465,7 +470,8 @@ public final class Suite {
         Process process = startNative(nativeBench);
         try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
              PrintWriter cmd = new PrintWriter(process.getOutputStream(), true, StandardCharsets.US_ASCII);
-             ZContext jctx = new ZContext()) {
+             ZContext jctx = new ZContext();
+             InProcessC inJvm = InProcessC.beside(nativeBench)) {
             awaitReady(in);
             JeroPair jero = new JeroPair(jctx);
             List<AutoCloseable> resources = new ArrayList<>();
@@ -505,25 +511,38 @@ public final class Suite {
                     int warmed = Harness.warmUp(() -> {
                         nativeRun(cmd, in, size);
                         jvm.run();
+                        inJvm.run(size, MESSAGES);
                         jeromq.run();
                     }, warmups);
                     long compiledBefore = Harness.compilationMillis();
                     long[] nat = new long[2 * rounds];
                     long[] jv = new long[rounds];
+                    long[] cj = new long[rounds];
                     long[] jm = new long[rounds];
                     double[] ratios = new double[rounds];
+                    double[] inJvmRatios = new double[rounds];
+                    double[] jvmOverInJvm = new double[rounds];
                     for (int r = 0; r < rounds; r++) {
+                        // The binding and the C loop inside this JVM between two runs of the C process, in turns first.
                         nat[2 * r] = nativeRun(cmd, in, size);
-                        jv[r] = time(jvm);
+                        if (r % 2 == 0) {
+                            jv[r] = time(jvm);
+                            cj[r] = inJvm.run(size, MESSAGES);
+                        } else {
+                            cj[r] = inJvm.run(size, MESSAGES);
+                            jv[r] = time(jvm);
+                        }
                         nat[2 * r + 1] = nativeRun(cmd, in, size);
                         jm[r] = time(jeromq);
-                        // throughput ratio JVM/native against the two native runs around it
-                        ratios[r] = ((nat[2 * r] + nat[2 * r + 1]) / 2.0) / jv[r];
+                        double around = (nat[2 * r] + nat[2 * r + 1]) / 2.0; // throughput ratios: time over time
+                        ratios[r] = around / jv[r];
+                        inJvmRatios[r] = around / cj[r];
+                        jvmOverInJvm[r] = (double) cj[r] / jv[r];
                     }
                     long compiled = Harness.compilationMillis() - compiledBefore;
-                    out.add(new Interleaved(size, nat, jv, jm, ratios, sharedWarmup, warmed, compiled));
-                    System.out.printf("interleaved %6d B: native %.2f ms, jvm %.2f ms, jeromq %.2f ms (%d + %d warm-up rounds, %d ms compiling while measured)%n", size,
-                            median(nat) / 1e6, median(jv) / 1e6, median(jm) / 1e6, sharedWarmup, warmed, compiled);
+                    out.add(new Interleaved(size, nat, jv, cj, jm, ratios, inJvmRatios, jvmOverInJvm, sharedWarmup, warmed, compiled));
+                    System.out.printf("interleaved %6d B: native %.2f ms, jvm %.2f ms, C inside the JVM %.2f ms, jeromq %.2f ms (%d + %d warm-up rounds, %d ms compiling while measured)%n", size,
+                            median(nat) / 1e6, median(jv) / 1e6, median(cj) / 1e6, median(jm) / 1e6, sharedWarmup, warmed, compiled);
                 }
             } finally {
                 for (int i = resources.size() - 1; i >= 0; i--) { // each sender before its pair
@@ -642,7 +661,7 @@ public final class Suite {
                 .append(".\n\n");
 
         md.append("## Beside native C and JeroMQ (interleaved)\n\n");
-        md.append("Each round runs the native C baseline (`zmq_native_bench serve`, same libzmq), this binding (reused buffer; measured before any zero-copy message exists in the process, so with the critical calls), the native baseline again, then JeroMQ; ")
+        md.append("Each round runs the native C baseline (`zmq_native_bench serve`, same libzmq), this binding (reused buffer; measured before any zero-copy message exists in the process, so with the critical calls) and the same C loop inside this JVM (next section; the two in turns first), the native baseline again, then JeroMQ; ")
                 .append(rounds).append(" rounds per size after the warm-up rounds (as above: first this binding and JeroMQ at every size in turn, so that no size's measured rounds recompile what another size's paths deoptimised, then the size's own rounds; their numbers and the JIT compilation time that still fell in the measured rounds are the last two columns). Throughput ratio = native time / other time (1.00 = as fast as C; above 1 = faster). Per round, the JVM run is compared with the mean of the two native runs around it: the mean of those ratios with its 95% confidence interval (Student's t), and the lowest and highest.\n\n");
         md.append("| Size | Native C msg/s | JVM msg/s | JVM / native (medians) | per round: mean ± 95% | min–max | JeroMQ msg/s | JeroMQ / native | JVM / JeroMQ | Warm-up rounds | JIT while measured |\n");
         md.append("|-----:|---------------:|----------:|-----------------------:|----------------------:|--------:|-------------:|----------------:|-------------:|---------------:|-------------------:|\n");
@@ -652,6 +671,18 @@ public final class Suite {
             double jm = median(i.jeromqNs());
             md.append(String.format("| %s | %s | %s | %.2f | %.2f ± %.2f | %.2f–%.2f | %s | %.2f | %.2f | %d + %d | %d ms |%n", size(i.size()), rate(nat), rate(jv),
                     nat / jv, i.mean(), i.halfInterval(), i.low(), i.high(), rate(jm), nat / jm, jm / jv, i.sharedWarmupRounds(), i.warmupRounds(), i.compiledMs()));
+        }
+
+        md.append("\n## The C loop inside this JVM\n\n");
+        md.append("The native baseline's loop, C's own code and pthreads, built as a library (`libzmq_native_bench.so`) and run inside this JVM's process by one downcall per run, in the rounds above. ")
+                .append("Its ratio to the same loop in its own process is what the JVM's process costs C itself (its threads, its memory, the scheduling of two cores); the binding's ratio to it is what is left for the binding's calls. Per round, mean ± 95% (Student's t).\n\n");
+        md.append("| Size | C, own process msg/s | C inside this JVM msg/s | C inside this JVM / own process | JVM / C inside this JVM | min–max |\n");
+        md.append("|-----:|---------------------:|------------------------:|--------------------------------:|------------------------:|--------:|\n");
+        for (Interleaved i : interleaved) {
+            double[] left = i.jvmOverInJvm();
+            md.append(String.format("| %s | %s | %s | %.2f ± %.2f | %.2f ± %.2f | %.2f–%.2f |%n", size(i.size()), rate(median(i.nativeNs())), rate(median(i.inJvmNs())),
+                    mean(i.inJvmRatios()), halfInterval(i.inJvmRatios()), mean(left), halfInterval(left),
+                    Arrays.stream(left).min().orElseThrow(), Arrays.stream(left).max().orElseThrow()));
         }
 
         for (String suite : new String[] {"memory", "receive"}) {
@@ -691,7 +722,9 @@ public final class Suite {
         for (Interleaved i : interleaved) {
             if (i.size() == 64 || i.size() == 1024) {
                 double ratio = median(i.nativeNs()) / median(i.jvmNs());
-                md.append(String.format("- Reused buffer at %s: %.2f× native C (target ≥ 0.95): %s.%n", size(i.size()), ratio, ratio >= 0.95 ? "met" : "**not met**"));
+                md.append(String.format("- Reused buffer at %s: %.2f× native C (target ≥ 0.95): %s. Per round %.2f ± %.2f; the C loop inside this JVM %.2f ± %.2f, and this binding %.2f ± %.2f of that.%n",
+                        size(i.size()), ratio, ratio >= 0.95 ? "met" : "**not met**", i.mean(), i.halfInterval(), mean(i.inJvmRatios()), halfInterval(i.inJvmRatios()),
+                        mean(i.jvmOverInJvm()), halfInterval(i.jvmOverInJvm())));
             }
         }
         double worstAlloc = rows.stream().filter(r -> r.method().startsWith("Reused") || r.suite().equals("receive"))
