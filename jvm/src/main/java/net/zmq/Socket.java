@@ -1,5 +1,6 @@
 package net.zmq;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -518,7 +519,7 @@ public final class Socket implements AutoCloseable {
      */
     static void watchNotifications(SocketCore c) {
         if (c.notificationFd < 0) {
-            c.notificationFd = getIntOption(c, SocketOption.FD);
+            c.notificationFd = getIntOption(c, SocketOption.THREAD_SAFE) != 0 ? pollerNotificationFd(c) : getIntOption(c, SocketOption.FD);
             Reactor.register(c.notificationFd, () -> {
                 Thread waiter = c.waiter;
                 if (waiter != null) {
@@ -526,6 +527,27 @@ public final class Socket implements AutoCloseable {
                 }
             });
         }
+    }
+
+    /**
+     * A thread-safe socket has no ZMQ_FD. A zmq_poller holding it has a descriptor that libzmq signals as the socket's
+     * commands arrive, as ZMQ_FD does for the others; the socket keeps the poller until it is closed (claim held).
+     */
+    private static int pollerNotificationFd(SocketCore c) {
+        String what = "Watching a thread-safe " + c.type + " socket for a virtual thread (zmq_poller_fd)";
+        MemorySegment poller = LibZmq.pollerNew();
+        if (poller.address() == 0) {
+            throw error(LibZmq.errno(), what);
+        }
+        MemorySegment cell = c.optionBuffer;
+        if (LibZmq.pollerAdd(poller, c.handle, (short) (POLLIN | POLLOUT)) != 0 || LibZmq.pollerFd(poller, cell) != 0) {
+            ZmqException e = error(LibZmq.errno(), what);
+            cell.set(ADDRESS, 0, poller);
+            LibZmq.pollerDestroy(cell);
+            throw e;
+        }
+        c.notificationPoller = poller;
+        return cell.get(JAVA_INT, 0);
     }
 
     // ---- options
@@ -633,8 +655,8 @@ public final class Socket implements AutoCloseable {
         }
     }
 
-    /** An int option read with the claim already held (the virtual-thread wait). */
-    private static int getIntOption(SocketCore c, SocketOption<Integer> option) {
+    /** An int option, or a boolean one as 0 or 1, read with the claim already held (the virtual-thread wait). */
+    private static int getIntOption(SocketCore c, SocketOption<?> option) {
         MemorySegment sizeCell = c.optionBuffer;
         sizeCell.set(JAVA_LONG, 0, 4);
         if (LibZmq.getsockopt(c.handle, option.id, c.optionBuffer.asSlice(8), sizeCell) != 0) {

@@ -47,8 +47,12 @@ final class SocketCore implements Runnable {
     /** RCVTIMEO and SNDTIMEO as last set, for the waits that do not block in libzmq (virtual threads). */
     int receiveTimeoutMs = -1;
     int sendTimeoutMs = -1;
-    /** The socket's ZMQ_FD once a virtual thread waited on it (-1 before), and the thread waiting now. */
+    /**
+     * The descriptor the reactor watches for a virtual thread's wait once one waited (-1 before): ZMQ_FD, or for a
+     * thread-safe socket that of notificationPoller, a zmq_poller holding it (NULL otherwise); and the thread waiting now.
+     */
     int notificationFd = -1;
+    MemorySegment notificationPoller = MemorySegment.NULL;
     volatile Thread waiter;
 
     SocketCore(MemorySegment handle, SocketType type, Set<SocketCore> registry) {
@@ -118,6 +122,10 @@ final class SocketCore implements Runnable {
     private void closeNative() {
         if (notificationFd >= 0) {
             net.zmq.internal.Reactor.unregister(notificationFd);
+        }
+        if (notificationPoller.address() != 0) { // before the socket: it unregisters itself from the socket
+            optionBuffer.set(java.lang.foreign.ValueLayout.ADDRESS, 0, notificationPoller);
+            LibZmq.pollerDestroy(optionBuffer);
         }
         if (message != null) {
             LibZmq.msgClose(message);

@@ -4,6 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import net.zmq.support.Zmq;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -68,6 +76,83 @@ class DraftTests {
             Zmq.connect(c1, c2, "inproc");
             c2.send("via channel");
             assertEquals("via channel", c1.recvString());
+        }
+    }
+
+    @Test
+    void virtualThreadsWaitingOnThreadSafeSocketsDoNotPinTheirCarriers() throws Exception {
+        // libzmq gives thread-safe sockets no ZMQ_FD: their waits park on the descriptor of a zmq_poller holding them.
+        int threads = 200;
+        int parallelism = Runtime.getRuntime().availableProcessors(); // the default carrier pool size
+        Set<String> carriers = ConcurrentHashMap.newKeySet();
+        try (Socket server = Zmq.socket(context, SocketType.SERVER)) {
+            server.bind("inproc://thread-safe-waits");
+            Socket[] clients = new Socket[threads];
+            int[] peers = new int[threads];
+            try (Message in = new Message()) {
+                for (int i = 0; i < threads; i++) {
+                    clients[i] = Zmq.socket(context, SocketType.CLIENT);
+                    clients[i].connect("inproc://thread-safe-waits");
+                    clients[i].send(Integer.toString(i)); // so that the server learns its routing id
+                    assertTrue(server.recv(in, RecvFlags.NONE));
+                    peers[Integer.parseInt(in.text())] = in.routingId();
+                }
+            }
+            CountDownLatch waiting = new CountDownLatch(threads);
+            List<CompletableFuture<String>> answers = new ArrayList<>();
+            for (Socket client : clients) {
+                CompletableFuture<String> answer = new CompletableFuture<>();
+                answers.add(answer);
+                Thread.ofVirtual().start(() -> {
+                    waiting.countDown();
+                    try {
+                        String text = client.recvString(); // waits: nothing sent yet
+                        String carrier = Thread.currentThread().toString();
+                        carriers.add(carrier.substring(carrier.indexOf('@') + 1));
+                        answer.complete(text);
+                    } catch (Throwable t) {
+                        answer.completeExceptionally(t);
+                    }
+                });
+            }
+            // A wait that pinned its carrier would leave only the default parallelism's threads able to get here.
+            assertTrue(waiting.await(30, TimeUnit.SECONDS), "only " + (threads - waiting.getCount()) + " virtual threads ran");
+            for (int i = 0; i < threads; i++) {
+                try (Message reply = new Message("answer " + i)) {
+                    reply.setRoutingId(peers[i]);
+                    assertTrue(server.send(reply, SendFlags.NONE));
+                }
+            }
+            for (int i = 0; i < threads; i++) {
+                assertEquals("answer " + i, answers.get(i).get(30, TimeUnit.SECONDS));
+            }
+            assertTrue(carriers.size() <= parallelism, "carriers used: " + carriers);
+            for (Socket client : clients) {
+                client.close();
+            }
+        }
+    }
+
+    @Test
+    void virtualThreadWaitsInPollOnThreadSafeSocket() throws Exception {
+        try (Socket server = Zmq.socket(context, SocketType.SERVER); Socket client = Zmq.socket(context, SocketType.CLIENT);
+             Poller poller = new Poller()) {
+            Zmq.connect(server, client, "inproc");
+            poller.add(server, Poller.READABLE);
+            CompletableFuture<Boolean> readable = new CompletableFuture<>();
+            Thread.ofVirtual().start(() -> {
+                try {
+                    readable.complete(poller.poll(Duration.ofSeconds(10)) == 1 && poller.isReadable(0));
+                } catch (Throwable t) {
+                    readable.completeExceptionally(t);
+                }
+            });
+            while (!server.core.inCall() && !readable.isDone()) {
+                Thread.onSpinWait(); // until the poll has begun (or failed)
+            }
+            client.send("hi");
+            assertTrue(readable.get(10, TimeUnit.SECONDS));
+            assertEquals("hi", server.recvString());
         }
     }
 }

@@ -3,6 +3,7 @@ package net.zmq.internal;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -446,6 +447,57 @@ public final class LibZmq {
 
     public static boolean hasDraftApi() {
         return MSG_SET_ROUTING_ID != null && JOIN != null;
+    }
+
+    // ---- a thread-safe socket's notification descriptor (draft API): such sockets have no ZMQ_FD, but a zmq_poller
+    // holding one gets a descriptor of its own that libzmq signals as the socket's commands arrive (zmq_poller_fd)
+    private static final MethodHandle POLLER_NEW = optional("zmq_poller_new", FunctionDescriptor.of(ADDRESS));
+    private static final MethodHandle POLLER_ADD = optional("zmq_poller_add", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_SHORT));
+    private static final MethodHandle POLLER_FD = optional("zmq_poller_fd", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle POLLER_DESTROY = optional("zmq_poller_destroy", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+
+    /** @throws UnsupportedOperationException this libzmq was built without the draft API's zmq_poller */
+    private static void requirePoller() {
+        if (POLLER_NEW == null || POLLER_ADD == null || POLLER_FD == null || POLLER_DESTROY == null) {
+            throw new UnsupportedOperationException("this libzmq (" + NativeLoader.loadedFrom
+                    + ") was built without the draft API (zmq_poller_fd); use the bundled libzmq");
+        }
+    }
+
+    /** A new zmq_poller, or NULL (errno set). */
+    public static MemorySegment pollerNew() {
+        requirePoller();
+        try {
+            return (MemorySegment) POLLER_NEW.invokeExact();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static int pollerAdd(MemorySegment poller, MemorySegment socket, short events) {
+        try {
+            return (int) POLLER_ADD.invokeExact(poller, socket, MemorySegment.NULL, events);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Writes the poller's descriptor (an int on Linux) to fd. */
+    public static int pollerFd(MemorySegment poller, MemorySegment fd) {
+        try {
+            return (int) POLLER_FD.invokeExact(poller, fd);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Destroys the poller whose address cell holds (libzmq clears the cell); its descriptor closes with it. */
+    public static int pollerDestroy(MemorySegment cell) {
+        try {
+            return (int) POLLER_DESTROY.invokeExact(cell);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
     }
 
     // ---- polling, proxies
