@@ -57,7 +57,11 @@ public final class Sides {
             for (int r = -20; r < rounds; r++) { // 20 warm-up rounds
                 if (cmd != null) {
                     cmd.println("sides " + size + " " + n);
-                    String[] words = in.readLine().split(" ");
+                    String line = in.readLine();
+                    if (line == null) {
+                        throw new IllegalStateException("the native baseline exited");
+                    }
+                    String[] words = line.split(" ");
                     if (r >= 0) {
                         nativeSend[r] = Long.parseLong(words[0]);
                         nativeReceive[r] = Long.parseLong(words[1]);
