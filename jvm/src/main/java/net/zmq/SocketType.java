@@ -2,7 +2,8 @@ package net.zmq;
 
 /**
  * The socket types of libzmq. The draft types (SERVER … CHANNEL) need a libzmq built with the draft API, as the
- * bundled one is; with another libzmq, creating one throws {@link ZmqException} (EINVAL).
+ * bundled one is; with another libzmq, creating one throws {@link ZmqException} (EINVAL). Those marked thread-safe are
+ * so in libzmq; a {@link Socket} of any type still admits one call at a time (see {@link Socket}).
  */
 public enum SocketType {
     PAIR(0), PUB(1), SUB(2), REQ(3), REP(4), DEALER(5), ROUTER(6), PULL(7), PUSH(8), XPUB(9), XSUB(10), STREAM(11),
