@@ -103,15 +103,15 @@ public final class Poller implements AutoCloseable {
 
     /**
      * A poll on a virtual thread (every socket claimed): looks without waiting, and in between parks until a socket's
-     * ZMQ_FD signals or the timeout (-1: none) passes. This thread is each socket's waiter while it polls: the claims
-     * keep any other waiter out.
+     * ZMQ_FD signals or the timeout (-1: none) passes. This thread is among each socket's waiters while it polls (the
+     * only one, unless the socket is thread-safe: the claims keep any other out).
      */
     private int pollParking(int count, long timeoutMs) {
         Thread self = Thread.currentThread();
         for (int i = 0; i < count; i++) {
             SocketCore c = sockets.get(i).core;
             Socket.watchNotifications(c);
-            c.waiter = self;
+            c.addWaiter(self);
         }
         long deadline = timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0;
         boolean interrupted = false;
@@ -139,7 +139,7 @@ public final class Poller implements AutoCloseable {
             }
         } finally {
             for (int i = 0; i < count; i++) {
-                sockets.get(i).core.waiter = null;
+                sockets.get(i).core.removeWaiter(self);
             }
             if (interrupted) {
                 self.interrupt();

@@ -18,11 +18,12 @@ import net.zmq.internal.Reactor;
 
 /**
  * A libzmq socket. Use it from one thread at a time: a call made while another thread is inside a call on the same
- * socket throws {@link IllegalStateException} (never a native crash). Sends return {@code false} and receives
- * return -1, {@code false} or {@code null} when libzmq says "try again" (EAGAIN: {@link SendFlags#DONT_WAIT},
- * {@link RecvFlags#DONT_WAIT} or an expired {@link SocketOption#RCVTIMEO}/{@link SocketOption#SNDTIMEO}); they never
- * throw for it. Interrupted system calls (EINTR) are retried. A closed context makes calls throw
- * {@link ContextTerminatedException}.
+ * socket throws {@link IllegalStateException} (never a native crash). The types libzmq makes thread-safe (SERVER,
+ * CLIENT, RADIO, DISH, SCATTER, GATHER, PEER, CHANNEL) take calls from several threads at once. Sends return
+ * {@code false} and receives return -1, {@code false} or {@code null} when libzmq says "try again" (EAGAIN:
+ * {@link SendFlags#DONT_WAIT}, {@link RecvFlags#DONT_WAIT} or an expired {@link SocketOption#RCVTIMEO}/{@link
+ * SocketOption#SNDTIMEO}); they never throw for it. Interrupted system calls (EINTR) are retried. A closed context
+ * makes calls throw {@link ContextTerminatedException}.
  *
  * <p>On a virtual thread, a blocking send or receive does not block in libzmq (which would pin the carrier thread):
  * it parks until the socket's notification descriptor signals, then tries again.
@@ -291,7 +292,7 @@ public final class Socket implements AutoCloseable {
             }
             return size;
         } finally {
-            c.end();
+            c.endReceive();
         }
     }
 
@@ -320,7 +321,7 @@ public final class Socket implements AutoCloseable {
             }
             return Message.bytesOf(msg);
         } finally {
-            c.end();
+            c.endReceive();
         }
     }
 
@@ -378,7 +379,7 @@ public final class Socket implements AutoCloseable {
             }
             return result;
         } finally {
-            c.end();
+            c.endReceive();
         }
     }
 
@@ -488,7 +489,8 @@ public final class Socket implements AutoCloseable {
         watchNotifications(c);
         long deadline = timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0;
         boolean interrupted = false;
-        c.waiter = Thread.currentThread();
+        Thread self = Thread.currentThread();
+        c.addWaiter(self);
         try {
             while ((getIntOption(c, SocketOption.EVENTS) & event) == 0) {
                 if (timeoutMs > 0) {
@@ -505,27 +507,25 @@ public final class Socket implements AutoCloseable {
             }
             return true;
         } finally {
-            c.waiter = null;
+            c.removeWaiter(self);
             if (interrupted) {
-                Thread.currentThread().interrupt();
+                self.interrupt();
             }
         }
     }
 
     /**
-     * Has the reactor watch the socket's ZMQ_FD (once per socket) and unpark the thread in {@code c.waiter} when it
-     * signals. The claim is held. ZMQ_FD is edge-triggered: a waiter sets itself as waiter, then checks the socket's
+     * Has the reactor watch the socket's ZMQ_FD (once per socket; under c's lock, as threads may be inside a
+     * thread-safe socket's calls at once) and unpark the threads waiting on it when it signals. The claim is held.
+     * ZMQ_FD is edge-triggered: a waiter registers itself ({@link SocketCore#addWaiter}), then checks the socket's
      * state, then parks, so a signal after the check unparks it (or leaves the permit for its park).
      */
     static void watchNotifications(SocketCore c) {
-        if (c.notificationFd < 0) {
-            c.notificationFd = getIntOption(c, SocketOption.THREAD_SAFE) != 0 ? pollerNotificationFd(c) : getIntOption(c, SocketOption.FD);
-            Reactor.register(c.notificationFd, () -> {
-                Thread waiter = c.waiter;
-                if (waiter != null) {
-                    LockSupport.unpark(waiter);
-                }
-            });
+        synchronized (c) {
+            if (c.notificationFd < 0) {
+                c.notificationFd = c.threadSafe ? pollerNotificationFd(c) : getIntOption(c, SocketOption.FD);
+                Reactor.register(c.notificationFd, c::wakeWaiters);
+            }
         }
     }
 
@@ -539,7 +539,7 @@ public final class Socket implements AutoCloseable {
         if (poller.address() == 0) {
             throw error(LibZmq.errno(), what);
         }
-        MemorySegment cell = c.optionBuffer;
+        MemorySegment cell = c.options();
         if (LibZmq.pollerAdd(poller, c.handle, (short) (POLLIN | POLLOUT)) != 0 || LibZmq.pollerFd(poller, cell) != 0) {
             ZmqException e = error(LibZmq.errno(), what);
             cell.set(ADDRESS, 0, poller);
@@ -566,7 +566,7 @@ public final class Socket implements AutoCloseable {
         SocketCore c = core;
         c.begin();
         try {
-            MemorySegment buffer = c.optionBuffer.asSlice(8);
+            MemorySegment buffer = c.options().asSlice(8);
             long size;
             switch (option.kind) {
                 case INT -> {
@@ -627,8 +627,9 @@ public final class Socket implements AutoCloseable {
         SocketCore c = core;
         c.begin();
         try {
-            MemorySegment sizeCell = c.optionBuffer.asSlice(0, 8);
-            MemorySegment buffer = c.optionBuffer.asSlice(8);
+            MemorySegment options = c.options();
+            MemorySegment sizeCell = options.asSlice(0, 8);
+            MemorySegment buffer = options.asSlice(8);
             long capacity = switch (option.kind) {
                 case INT, BOOL, DURATION -> 4;
                 case LONG -> 8;
@@ -657,12 +658,12 @@ public final class Socket implements AutoCloseable {
 
     /** An int option, or a boolean one as 0 or 1, read with the claim already held (the virtual-thread wait). */
     private static int getIntOption(SocketCore c, SocketOption<?> option) {
-        MemorySegment sizeCell = c.optionBuffer;
-        sizeCell.set(JAVA_LONG, 0, 4);
-        if (LibZmq.getsockopt(c.handle, option.id, c.optionBuffer.asSlice(8), sizeCell) != 0) {
+        MemorySegment options = c.options(); // the size at 0, the value at 8
+        options.set(JAVA_LONG, 0, 4);
+        if (LibZmq.getsockopt(c.handle, option.id, options.asSlice(8), options) != 0) {
             throw error(LibZmq.errno(), "Reading " + option.name);
         }
-        return c.optionBuffer.get(JAVA_INT, 8);
+        return options.get(JAVA_INT, 8);
     }
 
     // ---- monitoring

@@ -8,23 +8,32 @@ import net.zmq.internal.LibZmq;
 import net.zmq.internal.Native;
 
 /**
- * A socket's native state and the claim that makes it safe to use from any thread, one at a time.
+ * A socket's native state and the claim that makes it safe to use from any thread, one at a time (any number at once
+ * for the types libzmq makes thread-safe).
  *
  * <p>Invariant: {@code owner} is {@link #FREE} when no call is in flight, the calling thread's id during a call
  * ({@link #begin} to {@link #end}), and {@link #CLOSED} once the native socket is closed; only the thread that moved it
- * away from FREE touches the native socket or its zmq_msg_t and option memory. A close asked for during a call
- * ({@code closeRequested}) is carried out by that call's {@link #end}, so the native socket is never closed under a
- * running libzmq call. This object holds no reference to the {@link Socket} or the {@link Context}: it is the
- * Cleaner action of the former and is reachable from the latter's termination.
+ * away from FREE touches the native socket or its zmq_msg_t and option memory. A thread-safe socket ({@code threadSafe}:
+ * libzmq locks around each call) leaves {@code owner} FREE until CLOSED and counts its calls in flight in {@code calls}
+ * instead; each call uses its thread's {@link CallScratch}, never this object's memory. A close asked for during a call
+ * ({@code closeRequested}) is carried out by the call that ends last, so the native socket is never closed under a
+ * running libzmq call: a close and a call's begin or end each write their own word, then read the other's, all
+ * volatile, so at least one of them sees the other. This object holds no reference to the {@link Socket} or the
+ * {@link Context}: it is the Cleaner action of the former and is reachable from the latter's termination.
  */
 final class SocketCore implements Runnable {
     static final long FREE = 0;
     static final long CLOSED = -1;
+    /** Bytes of an option buffer: the size (a size_t) at offset 0, the value from offset 8, up to 264 bytes. */
+    static final long OPTION_BUFFER_SIZE = 8 + 264;
+    private static final int ZMQ_THREAD_SAFE = 81;
     private static final VarHandle OWNER;
+    private static final VarHandle CALLS;
 
     static {
         try {
             OWNER = MethodHandles.lookup().findVarHandle(SocketCore.class, "owner", long.class);
+            CALLS = MethodHandles.lookup().findVarHandle(SocketCore.class, "calls", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -35,35 +44,54 @@ final class SocketCore implements Runnable {
     private final Set<SocketCore> registry;
     @SuppressWarnings("unused") // accessed through OWNER
     private volatile long owner;
+    /** Whether libzmq makes this socket thread-safe (ZMQ_THREAD_SAFE): then calls are counted, not claimed. */
+    final boolean threadSafe;
+    @SuppressWarnings("unused") // accessed through CALLS
+    private volatile int calls;
     private volatile boolean closeRequested;
     /** Why the socket was closed by someone other than its user, for the message of a later call. */
     private volatile String closedBy = "the socket was closed";
 
-    /** Option values and their size (a size_t at offset 0, the value from offset 8, up to 256 bytes). */
-    final MemorySegment optionBuffer;
+    /** Option values and their size (see {@link #OPTION_BUFFER_SIZE}); calls reach it through {@link #options}. */
+    private final MemorySegment optionBuffer;
     /** The zmq_msg_t frames are received into (then copied out), and the one array sends are built in; made on first use. */
     private MemorySegment message;
     private MemorySegment sendMessage;
     /** RCVTIMEO and SNDTIMEO as last set, for the waits that do not block in libzmq (virtual threads). */
-    int receiveTimeoutMs = -1;
-    int sendTimeoutMs = -1;
+    volatile int receiveTimeoutMs = -1;
+    volatile int sendTimeoutMs = -1;
     /**
      * The descriptor the reactor watches for a virtual thread's wait once one waited (-1 before): ZMQ_FD, or for a
-     * thread-safe socket that of notificationPoller, a zmq_poller holding it (NULL otherwise); and the thread waiting now.
+     * thread-safe socket that of notificationPoller, a zmq_poller holding it (NULL otherwise). Set once, under this
+     * object's lock.
      */
     int notificationFd = -1;
     MemorySegment notificationPoller = MemorySegment.NULL;
-    volatile Thread waiter;
+    /** The virtual thread parked in a wait on this socket; for a thread-safe socket, all of them (waiters). */
+    private volatile Thread waiter;
+    private final Set<Thread> waiters;
 
     SocketCore(MemorySegment handle, SocketType type, Set<SocketCore> registry) {
         this.handle = handle;
         this.type = type;
         this.registry = registry;
-        this.optionBuffer = Native.malloc(8 + 264);
+        this.optionBuffer = Native.malloc(OPTION_BUFFER_SIZE);
+        optionBuffer.set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, 4);
+        // An older libzmq without ZMQ_THREAD_SAFE refuses the option: its sockets are then treated as not thread-safe.
+        this.threadSafe = LibZmq.getsockopt(handle, ZMQ_THREAD_SAFE, optionBuffer.asSlice(8), optionBuffer) == 0
+                && optionBuffer.get(java.lang.foreign.ValueLayout.JAVA_INT, 8) != 0;
+        this.waiters = threadSafe ? java.util.concurrent.ConcurrentHashMap.newKeySet() : null;
     }
 
-    /** Claims the socket for the calling thread; throws when another thread is inside a call or it is closed. */
+    /**
+     * Claims the socket for the calling thread; throws when another thread is inside a call (unless the socket is
+     * thread-safe) or it is closed.
+     */
     void begin() {
+        if (threadSafe) {
+            beginShared();
+            return;
+        }
         long id = Thread.currentThread().threadId();
         if (!OWNER.compareAndSet(this, FREE, id)) {
             contended(id);
@@ -91,8 +119,29 @@ final class SocketCore implements Runnable {
                 + "the socket between threads through a queue or a lock so calls never overlap");
     }
 
+    /** A call on a thread-safe socket: counted in, unless a close was asked for (read after the count). */
+    private void beginShared() {
+        CALLS.getAndAdd(this, 1);
+        if (closeRequested) {
+            endShared();
+            throw new IllegalStateException(closedBy + "; create a new socket");
+        }
+    }
+
+    private void endShared() {
+        int before = (int) CALLS.getAndAdd(this, -1);
+        assert before > 0 : "endShared() without a call in flight";
+        if (before == 1 && closeRequested) {
+            tryClose();
+        }
+    }
+
     /** Ends the call begun by {@link #begin}; carries out a close asked for meanwhile. */
     void end() {
+        if (threadSafe) {
+            endShared();
+            return;
+        }
         assert (long) OWNER.getVolatile(this) == Thread.currentThread().threadId() : "end() by a thread that does not hold the claim";
         OWNER.setVolatile(this, FREE);
         if (closeRequested) {
@@ -114,7 +163,9 @@ final class SocketCore implements Runnable {
     }
 
     private void tryClose() {
-        if (OWNER.compareAndSet(this, FREE, CLOSED)) {
+        // A thread-safe socket: a call counted in after the count was read here has read closeRequested as set and
+        // backs out without calling libzmq (beginShared).
+        if ((!threadSafe || (int) CALLS.getVolatile(this) == 0) && OWNER.compareAndSet(this, FREE, CLOSED)) {
             closeNative();
         }
     }
@@ -142,15 +193,26 @@ final class SocketCore implements Runnable {
     /** Whether some thread is inside a call now (for tests). */
     boolean inCall() {
         long owner = (long) OWNER.getVolatile(this);
-        return owner != FREE && owner != CLOSED;
+        return threadSafe ? owner != CLOSED && (int) CALLS.getVolatile(this) > 0 : owner != FREE && owner != CLOSED;
+    }
+
+    /** How many calls are in flight on a thread-safe socket (for tests). */
+    int callsInFlight() {
+        return (int) CALLS.getVolatile(this);
     }
 
     boolean isClosed() {
         return (long) OWNER.getVolatile(this) == CLOSED;
     }
 
-    /** The socket's own zmq_msg_t (claim held). */
+    /**
+     * The zmq_msg_t to receive into (claim held): the socket's own, or on a thread-safe socket the thread's, which
+     * {@link #endReceive} empties again as the call ends.
+     */
     MemorySegment message() {
+        if (threadSafe) {
+            return CallScratch.ofThread().message;
+        }
         if (message == null) {
             MemorySegment msg = Native.malloc(LibZmq.MSG_SIZE);
             LibZmq.msgInit(msg);
@@ -159,12 +221,64 @@ final class SocketCore implements Runnable {
         return message;
     }
 
+    /**
+     * Ends a call that received into {@link #message}; on a thread-safe socket it first releases the frame held in the
+     * thread's zmq_msg_t, so that no frame outlives the call there.
+     */
+    void endReceive() {
+        if (threadSafe) {
+            MemorySegment msg = CallScratch.ofThread().message;
+            LibZmq.msgClose(msg);
+            LibZmq.msgInit(msg);
+        }
+        end();
+    }
+
     /** The zmq_msg_t array sends are built in (claim held); uninitialised between sends. */
     MemorySegment sendMessage() {
+        if (threadSafe) {
+            return CallScratch.ofThread().sendMessage;
+        }
         if (sendMessage == null) {
             sendMessage = Native.malloc(LibZmq.MSG_SIZE);
         }
         return sendMessage;
+    }
+
+    /** The option buffer for this call (claim held): the socket's, or on a thread-safe socket the thread's. */
+    MemorySegment options() {
+        return threadSafe ? CallScratch.ofThread().options : optionBuffer;
+    }
+
+    /** Registers t as parked in a wait on this socket until {@link #removeWaiter}, for {@link #wakeWaiters}. */
+    void addWaiter(Thread t) {
+        if (waiters != null) {
+            waiters.add(t);
+        } else {
+            waiter = t;
+        }
+    }
+
+    void removeWaiter(Thread t) {
+        if (waiters != null) {
+            waiters.remove(t);
+        } else {
+            waiter = null;
+        }
+    }
+
+    /** Unparks the threads waiting on this socket (the reactor, when its descriptor signalled). */
+    void wakeWaiters() {
+        if (waiters != null) {
+            for (Thread t : waiters) {
+                java.util.concurrent.locks.LockSupport.unpark(t);
+            }
+        } else {
+            Thread t = waiter;
+            if (t != null) {
+                java.util.concurrent.locks.LockSupport.unpark(t);
+            }
+        }
     }
 
     /** Cleaner action: the Socket became unreachable without close. */

@@ -2,8 +2,8 @@ package net.zmq;
 
 /**
  * The socket types of libzmq. The draft types (SERVER … CHANNEL) need a libzmq built with the draft API, as the
- * bundled one is; with another libzmq, creating one throws {@link ZmqException} (EINVAL). Those marked thread-safe are
- * so in libzmq; a {@link Socket} of any type still admits one call at a time (see {@link Socket}).
+ * bundled one is; with another libzmq, creating one throws {@link ZmqException} (EINVAL). A {@link Socket} of a type
+ * marked thread-safe (libzmq's ZMQ_THREAD_SAFE) takes calls from several threads at once; the others, one at a time.
  */
 public enum SocketType {
     PAIR(0), PUB(1), SUB(2), REQ(3), REP(4), DEALER(5), ROUTER(6), PULL(7), PUSH(8), XPUB(9), XSUB(10), STREAM(11),
@@ -11,17 +11,17 @@ public enum SocketType {
     SERVER(12),
     /** Draft: thread-safe, single-frame counterpart of {@link #SERVER}. */
     CLIENT(13),
-    /** Draft: publishes to groups ({@link Message#setGroup}). */
+    /** Draft: thread-safe, publishes to groups ({@link Message#setGroup}). */
     RADIO(14),
-    /** Draft: receives the groups it {@link Socket#join joined}. */
+    /** Draft: thread-safe, receives the groups it {@link Socket#join joined}. */
     DISH(15),
-    /** Draft: single-frame PULL. */
+    /** Draft: thread-safe, single-frame PULL. */
     GATHER(16),
-    /** Draft: single-frame PUSH. */
+    /** Draft: thread-safe, single-frame PUSH. */
     SCATTER(17),
     /** Draft: UDP datagrams. */
     DGRAM(18),
-    /** Draft: peer-to-peer by routing id. */
+    /** Draft: thread-safe, peer-to-peer by routing id. */
     PEER(19),
     /** Draft: thread-safe single-frame PAIR. */
     CHANNEL(20);

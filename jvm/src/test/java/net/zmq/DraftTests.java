@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
 import net.zmq.support.Zmq;
 import org.junit.jupiter.api.AfterEach;
@@ -153,6 +154,113 @@ class DraftTests {
             client.send("hi");
             assertTrue(readable.get(10, TimeUnit.SECONDS));
             assertEquals("hi", server.recvString());
+        }
+    }
+
+    @Test
+    void serverAnswersClientsFromFourThreadsAtOnce() throws Exception {
+        // libzmq makes SERVER thread-safe: four threads receive and reply on one socket at the same time.
+        int clients = 4;
+        int requests = 500;
+        try (Socket server = Zmq.socket(context, SocketType.SERVER)) {
+            server.bind("inproc://shared-server");
+            List<Thread> workers = new ArrayList<>();
+            AtomicInteger answered = new AtomicInteger();
+            CompletableFuture<Void> failed = new CompletableFuture<>();
+            for (int w = 0; w < clients; w++) {
+                workers.add(Thread.ofPlatform().start(() -> {
+                    try (Message request = new Message()) {
+                        while (true) {
+                            assertTrue(server.recv(request, RecvFlags.NONE));
+                            if (request.text().equals("stop")) {
+                                break;
+                            }
+                            try (Message reply = new Message("re " + request.text())) {
+                                reply.setRoutingId(request.routingId());
+                                assertTrue(server.send(reply, SendFlags.NONE));
+                            }
+                            answered.incrementAndGet();
+                        }
+                    } catch (Throwable t) {
+                        failed.completeExceptionally(t);
+                    }
+                }));
+            }
+            List<CompletableFuture<Integer>> results = new ArrayList<>();
+            for (int c = 0; c < clients; c++) {
+                int id = c;
+                CompletableFuture<Integer> result = new CompletableFuture<>();
+                results.add(result);
+                Thread.ofPlatform().start(() -> {
+                    try (Socket client = Zmq.socket(context, SocketType.CLIENT)) {
+                        client.connect("inproc://shared-server");
+                        int good = 0;
+                        for (int r = 0; r < requests; r++) {
+                            client.send(id + ":" + r);
+                            if (("re " + id + ":" + r).equals(client.recvString())) {
+                                good++;
+                            }
+                        }
+                        result.complete(good);
+                    } catch (Throwable t) {
+                        result.completeExceptionally(t);
+                    }
+                });
+            }
+            for (CompletableFuture<Integer> result : results) {
+                assertEquals(requests, result.get(60, TimeUnit.SECONDS));
+            }
+            try (Socket stopper = Zmq.socket(context, SocketType.CLIENT)) {
+                stopper.connect("inproc://shared-server");
+                for (int w = 0; w < clients; w++) {
+                    stopper.send("stop"); // a worker that takes one ends, so each takes one
+                }
+                for (Thread worker : workers) {
+                    worker.join(Zmq.WAIT.toMillis());
+                    assertEquals(Thread.State.TERMINATED, worker.getState());
+                }
+            }
+            assertTrue(!failed.isDone(), () -> "a server thread failed: " + failed.exceptionNow());
+            assertEquals(clients * requests, answered.get());
+        }
+    }
+
+    @Test
+    void twoVirtualThreadsWaitingOnOneClientBothWake() throws Exception {
+        try (Socket server = Zmq.socket(context, SocketType.SERVER); Socket client = Zmq.socket(context, SocketType.CLIENT);
+             Message in = new Message()) {
+            Zmq.connect(server, client, "inproc");
+            client.send("hello");
+            assertTrue(server.recv(in, RecvFlags.NONE));
+            int peer = in.routingId();
+            List<CompletableFuture<String>> got = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                CompletableFuture<String> answer = new CompletableFuture<>();
+                got.add(answer);
+                Thread.ofVirtual().start(() -> {
+                    try {
+                        answer.complete(client.recvString());
+                    } catch (Throwable t) {
+                        answer.completeExceptionally(t);
+                    }
+                });
+            }
+            long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
+            while (client.core.callsInFlight() < 2 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertEquals(2, client.core.callsInFlight(), "both receives should be waiting");
+            for (String text : new String[] {"a", "b"}) {
+                try (Message reply = new Message(text)) {
+                    reply.setRoutingId(peer);
+                    assertTrue(server.send(reply, SendFlags.NONE));
+                }
+            }
+            Set<String> texts = ConcurrentHashMap.newKeySet();
+            for (CompletableFuture<String> answer : got) {
+                texts.add(answer.get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS));
+            }
+            assertEquals(Set.of("a", "b"), texts);
         }
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Close, context termination, the Cleaner and concurrent-use detection. */
+/** Close, context termination, the Cleaner, concurrent-use detection and thread-safe sockets' shared calls. */
 class LifetimeTests {
     @Test
     void contextCloseUnblocksARecvWithContextTerminated() throws Exception {
@@ -92,12 +93,13 @@ class LifetimeTests {
     }
 
     /**
-     * The draft types libzmq makes thread-safe get the same check: the binding's own per-socket state (its message
-     * buffers) is not. RADIO is left out: none of its calls blocks, so no call of a second thread can overlap one.
+     * The draft types libzmq makes thread-safe take a second thread's call while a call is in flight (each call uses
+     * its thread's native scratch memory, never the socket's). RADIO is left out: none of its calls blocks, so no call
+     * of a second thread can overlap one here.
      */
     @ParameterizedTest
     @EnumSource(value = SocketType.class, names = {"SERVER", "CLIENT", "DISH", "GATHER", "SCATTER", "PEER", "CHANNEL"})
-    void draftSocketsAlsoRefuseASecondThreadDuringACall(SocketType type) throws Exception {
+    void threadSafeDraftSocketsTakeASecondThreadsCallDuringACall(SocketType type) throws Exception {
         Context context = new Context();
         Thread caller = null;
         try {
@@ -116,15 +118,50 @@ class LifetimeTests {
                 Thread.onSpinWait();
             }
             assertTrue(socket.core.inCall(), "the " + type + " call never started");
-            IllegalStateException seen = assertThrows(IllegalStateException.class,
-                    () -> socket.setOption(SocketOption.LINGER, Duration.ZERO));
-            assertTrue(seen.getMessage().contains("one thread at a time"), seen.getMessage());
+            socket.setOption(SocketOption.LINGER, Duration.ofMillis(5));
+            assertEquals(Duration.ofMillis(5), socket.getOption(SocketOption.LINGER));
+            assertTrue(socket.core.inCall(), "the " + type + " call ended early");
         } finally {
             context.close();
             if (caller != null) {
                 caller.join(Zmq.WAIT.toMillis());
                 assertEquals(Thread.State.TERMINATED, caller.getState());
             }
+        }
+    }
+
+    @Test
+    void closingAThreadSafeSocketDuringCallsClosesItAsTheLastCallEnds() throws Exception {
+        try (Context context = new Context(); Socket server = Zmq.socket(context, SocketType.SERVER);
+             Socket client = Zmq.socket(context, SocketType.CLIENT)) {
+            Zmq.connect(server, client, "inproc");
+            CompletableFuture<?>[] calls = new CompletableFuture<?>[2];
+            for (int i = 0; i < calls.length; i++) {
+                CompletableFuture<String> got = new CompletableFuture<>();
+                calls[i] = got;
+                Thread.ofPlatform().start(() -> {
+                    try {
+                        got.complete(server.recvString());
+                    } catch (Throwable t) {
+                        got.completeExceptionally(t);
+                    }
+                });
+            }
+            long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
+            while (server.core.callsInFlight() < 2 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertEquals(2, server.core.callsInFlight(), "both receives should be waiting");
+            server.close(); // returns at once; the socket closes when the second receive returns
+            assertTrue(!server.isClosed(), "closed under two calls in flight");
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> server.getOption(SocketOption.LINGER));
+            assertTrue(e.getMessage().contains("closed"), e.getMessage());
+            client.send("one");
+            client.send("two");
+            for (CompletableFuture<?> call : calls) {
+                assertTrue(Set.of("one", "two").contains((String) call.get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS)));
+            }
+            assertTrue(server.isClosed(), "still open after its last call");
         }
     }
 
