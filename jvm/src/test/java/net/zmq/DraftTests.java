@@ -233,23 +233,7 @@ class DraftTests {
             client.send("hello");
             assertTrue(server.recv(in, RecvFlags.NONE));
             int peer = in.routingId();
-            List<CompletableFuture<String>> got = new ArrayList<>();
-            for (int i = 0; i < 2; i++) {
-                CompletableFuture<String> answer = new CompletableFuture<>();
-                got.add(answer);
-                Thread.ofVirtual().start(() -> {
-                    try {
-                        answer.complete(client.recvString());
-                    } catch (Throwable t) {
-                        answer.completeExceptionally(t);
-                    }
-                });
-            }
-            long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
-            while (client.core.callsInFlight() < 2 && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
-            assertEquals(2, client.core.callsInFlight(), "both receives should be waiting");
+            List<CompletableFuture<String>> got = SharedReceives.waiting(client, 2, Thread.ofVirtual());
             for (String text : new String[] {"a", "b"}) {
                 try (Message reply = new Message(text)) {
                     reply.setRoutingId(peer);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -135,31 +136,15 @@ class LifetimeTests {
         try (Context context = new Context(); Socket server = Zmq.socket(context, SocketType.SERVER);
              Socket client = Zmq.socket(context, SocketType.CLIENT)) {
             Zmq.connect(server, client, "inproc");
-            CompletableFuture<?>[] calls = new CompletableFuture<?>[2];
-            for (int i = 0; i < calls.length; i++) {
-                CompletableFuture<String> got = new CompletableFuture<>();
-                calls[i] = got;
-                Thread.ofPlatform().start(() -> {
-                    try {
-                        got.complete(server.recvString());
-                    } catch (Throwable t) {
-                        got.completeExceptionally(t);
-                    }
-                });
-            }
-            long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
-            while (server.core.callsInFlight() < 2 && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
-            assertEquals(2, server.core.callsInFlight(), "both receives should be waiting");
+            List<CompletableFuture<String>> calls = SharedReceives.waiting(server, 2, Thread.ofPlatform());
             server.close(); // returns at once; the socket closes when the second receive returns
             assertTrue(!server.isClosed(), "closed under two calls in flight");
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> server.getOption(SocketOption.LINGER));
             assertTrue(e.getMessage().contains("closed"), e.getMessage());
             client.send("one");
             client.send("two");
-            for (CompletableFuture<?> call : calls) {
-                assertTrue(Set.of("one", "two").contains((String) call.get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS)));
+            for (CompletableFuture<String> call : calls) {
+                assertTrue(Set.of("one", "two").contains(call.get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS)));
             }
             assertTrue(server.isClosed(), "still open after its last call");
         }
