@@ -1,11 +1,18 @@
 package net.zmq;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
 import net.zmq.internal.LibZmq;
 import net.zmq.internal.Native;
+import net.zmq.internal.Reactor;
 
 /**
  * A socket's native state and the claim that makes it safe to use from any thread, one at a time (any number at once
@@ -76,11 +83,11 @@ final class SocketCore implements Runnable {
         this.type = type;
         this.registry = registry;
         this.optionBuffer = Native.malloc(OPTION_BUFFER_SIZE);
-        optionBuffer.set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, 4);
+        optionBuffer.set(JAVA_LONG, 0, 4);
         // An older libzmq without ZMQ_THREAD_SAFE refuses the option: its sockets are then treated as not thread-safe.
         this.threadSafe = LibZmq.getsockopt(handle, ZMQ_THREAD_SAFE, optionBuffer.asSlice(8), optionBuffer) == 0
-                && optionBuffer.get(java.lang.foreign.ValueLayout.JAVA_INT, 8) != 0;
-        this.waiters = threadSafe ? java.util.concurrent.ConcurrentHashMap.newKeySet() : null;
+                && optionBuffer.get(JAVA_INT, 8) != 0;
+        this.waiters = threadSafe ? ConcurrentHashMap.newKeySet() : null;
     }
 
     /**
@@ -172,10 +179,10 @@ final class SocketCore implements Runnable {
 
     private void closeNative() {
         if (notificationFd >= 0) {
-            net.zmq.internal.Reactor.unregister(notificationFd);
+            Reactor.unregister(notificationFd);
         }
         if (notificationPoller.address() != 0) { // before the socket: it unregisters itself from the socket
-            optionBuffer.set(java.lang.foreign.ValueLayout.ADDRESS, 0, notificationPoller);
+            optionBuffer.set(ADDRESS, 0, notificationPoller);
             LibZmq.pollerDestroy(optionBuffer);
         }
         if (message != null) {
@@ -271,12 +278,12 @@ final class SocketCore implements Runnable {
     void wakeWaiters() {
         if (waiters != null) {
             for (Thread t : waiters) {
-                java.util.concurrent.locks.LockSupport.unpark(t);
+                LockSupport.unpark(t);
             }
         } else {
             Thread t = waiter;
             if (t != null) {
-                java.util.concurrent.locks.LockSupport.unpark(t);
+                LockSupport.unpark(t);
             }
         }
     }
