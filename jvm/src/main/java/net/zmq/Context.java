@@ -39,9 +39,10 @@ public final class Context implements AutoCloseable {
 
     /** A context with libzmq's defaults (one I/O thread, 1023 sockets). */
     public Context() {
-        handle = LibZmq.ctxNew();
+        MemorySegment state = CallScratch.threadCallState();
+        handle = LibZmq.ctxNew(state);
         if (handle.equals(MemorySegment.NULL)) {
-            throw new ZmqException(LibZmq.errno(), "Creating a context (zmq_ctx_new)");
+            throw new ZmqException(LibZmq.errno(state), "Creating a context (zmq_ctx_new)");
         }
         terminator = new Terminator(handle, sockets);
         cleanable = CLEANER.register(this, terminator);
@@ -63,8 +64,9 @@ public final class Context implements AutoCloseable {
     }
 
     private void set(int option, int value, String name) {
-        if (LibZmq.ctxSet(handle, option, value) != 0) {
-            throw new ZmqException(LibZmq.errno(), "Setting " + name + " to " + value + " (zmq_ctx_set)");
+        MemorySegment state = CallScratch.threadCallState();
+        if (LibZmq.ctxSet(state, handle, option, value) != 0) {
+            throw new ZmqException(LibZmq.errno(state), "Setting " + name + " to " + value + " (zmq_ctx_set)");
         }
     }
 
@@ -159,7 +161,8 @@ public final class Context implements AutoCloseable {
             LibZmq.ctxShutdown(handle);
             Thread.ofPlatform().daemon().name("net-zmq-context-term").start(() -> {
                 // zmq_ctx_term may return EINTR; it then must be called again.
-                while (LibZmq.ctxTerm(handle) != 0 && LibZmq.errno() == net.zmq.internal.Errno.EINTR) {
+                MemorySegment state = CallScratch.threadCallState();
+                while (LibZmq.ctxTerm(state, handle) != 0 && LibZmq.errno(state) == net.zmq.internal.Errno.EINTR) {
                     Thread.onSpinWait();
                 }
                 terminated.countDown();

@@ -14,8 +14,9 @@ public final class Curve {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pub = arena.allocate(41);
             MemorySegment sec = arena.allocate(41);
-            if (LibZmq.curveKeypair(pub, sec) != 0) {
-                throw new ZmqException(LibZmq.errno(), "Generating a CURVE key pair (this libzmq has no CURVE)");
+            MemorySegment state = CallScratch.threadCallState();
+            if (LibZmq.curveKeypair(state, pub, sec) != 0) {
+                throw new ZmqException(LibZmq.errno(state), "Generating a CURVE key pair (this libzmq has no CURVE)");
             }
             return new CurveKeyPair(pub.getString(0), sec.getString(0));
         }
@@ -26,8 +27,9 @@ public final class Curve {
         check(secretKey, "secret key");
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment pub = arena.allocate(41);
-            if (LibZmq.curvePublic(pub, arena.allocateFrom(secretKey)) != 0) {
-                throw new ZmqException(LibZmq.errno(), "Deriving a CURVE public key");
+            MemorySegment state = CallScratch.threadCallState();
+            if (LibZmq.curvePublic(state, pub, arena.allocateFrom(secretKey)) != 0) {
+                throw new ZmqException(LibZmq.errno(state), "Deriving a CURVE public key");
             }
             return pub.getString(0);
         }

@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import net.zmq.internal.Errno;
 import net.zmq.internal.LibZmq;
 import net.zmq.internal.Native;
 
@@ -75,9 +76,8 @@ public final class Message implements AutoCloseable {
         }
         MemorySegment msg = allocate();
         if (LibZmq.msgInitSize(msg, size) != 0) {
-            int errno = LibZmq.errno();
             Native.free(msg);
-            throw new ZmqException(errno, "Creating a message of " + size + " bytes (zmq_msg_init_size)");
+            throw new ZmqException(Errno.ENOMEM, "Creating a message of " + size + " bytes (zmq_msg_init_size)");
         }
         return msg;
     }
@@ -110,8 +110,9 @@ public final class Message implements AutoCloseable {
         }
         MemorySegment msg = allocate();
         int slot = ZeroCopy.register(onFree, data);
-        if (LibZmq.msgInitData(msg, data, data.byteSize(), ZeroCopy.FREE_FUNCTION, MemorySegment.ofAddress(slot)) != 0) {
-            int errno = LibZmq.errno();
+        MemorySegment state = CallScratch.threadCallState();
+        if (LibZmq.msgInitData(state, msg, data, data.byteSize(), ZeroCopy.FREE_FUNCTION, MemorySegment.ofAddress(slot)) != 0) {
+            int errno = LibZmq.errno(state);
             ZeroCopy.unregister(slot);
             Native.free(msg);
             throw new ZmqException(errno, "Creating a zero-copy message (zmq_msg_init_data)");
@@ -192,9 +193,8 @@ public final class Message implements AutoCloseable {
         }
         LibZmq.msgClose(m);
         if (LibZmq.msgInitSize(m, size) != 0) {
-            int errno = LibZmq.errno();
             LibZmq.msgInit(m);
-            throw new ZmqException(errno, "Resizing a message to " + size + " bytes");
+            throw new ZmqException(Errno.ENOMEM, "Resizing a message to " + size + " bytes");
         }
     }
 
@@ -205,8 +205,9 @@ public final class Message implements AutoCloseable {
 
     /** SERVER (draft): the peer to send this message to. */
     public void setRoutingId(int routingId) {
-        if (LibZmq.msgSetRoutingId(live(), routingId) != 0) {
-            throw new ZmqException(LibZmq.errno(), "Setting routing id " + routingId + " (0 is not a valid id)");
+        MemorySegment state = CallScratch.threadCallState();
+        if (LibZmq.msgSetRoutingId(state, live(), routingId) != 0) {
+            throw new ZmqException(LibZmq.errno(state), "Setting routing id " + routingId + " (0 is not a valid id)");
         }
     }
 
@@ -220,8 +221,9 @@ public final class Message implements AutoCloseable {
     public void setGroup(String group) {
         MemorySegment m = live();
         try (Arena arena = Arena.ofConfined()) {
-            if (LibZmq.msgSetGroup(m, arena.allocateFrom(group)) != 0) {
-                throw new ZmqException(LibZmq.errno(), "Setting group '" + group + "' (at most 255 bytes)");
+            MemorySegment state = CallScratch.threadCallState();
+            if (LibZmq.msgSetGroup(state, m, arena.allocateFrom(group)) != 0) {
+                throw new ZmqException(LibZmq.errno(state), "Setting group '" + group + "' (at most 255 bytes)");
             }
         }
     }

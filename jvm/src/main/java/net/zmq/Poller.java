@@ -87,12 +87,13 @@ public final class Poller implements AutoCloseable {
             if (timeoutMs != 0 && Thread.currentThread().isVirtual() && Reactor.available()) {
                 return pollParking(count, timeoutMs);
             }
+            MemorySegment state = CallScratch.threadCallState();
             while (true) {
-                int rc = LibZmq.poll(items, count, timeoutMs);
+                int rc = LibZmq.poll(state, items, count, timeoutMs);
                 if (rc >= 0) {
                     return rc;
                 }
-                throwUnlessInterrupted(count);
+                throwUnlessInterrupted(state, count);
             }
         } finally {
             for (int i = 0; i < claimed; i++) {
@@ -116,13 +117,14 @@ public final class Poller implements AutoCloseable {
         long deadline = timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0;
         boolean interrupted = false;
         try {
+            MemorySegment state = CallScratch.threadCallState();
             while (true) {
-                int rc = LibZmq.poll(items, count, 0);
+                int rc = LibZmq.poll(state, items, count, 0);
                 if (rc > 0) {
                     return rc;
                 }
                 if (rc < 0) {
-                    throwUnlessInterrupted(count);
+                    throwUnlessInterrupted(state, count);
                     continue;
                 }
                 if (timeoutMs > 0) {
@@ -147,9 +149,9 @@ public final class Poller implements AutoCloseable {
         }
     }
 
-    /** After zmq_poll failed: returns for EINTR (poll again), throws for anything else. */
-    private static void throwUnlessInterrupted(int count) {
-        int errno = LibZmq.errno();
+    /** After zmq_poll failed, its errno captured in state: returns for EINTR (poll again), throws for anything else. */
+    private static void throwUnlessInterrupted(MemorySegment state, int count) {
+        int errno = LibZmq.errno(state);
         if (errno != Errno.EINTR) {
             throw Socket.error(errno, "Polling " + count + " sockets");
         }

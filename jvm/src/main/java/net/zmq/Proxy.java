@@ -39,12 +39,13 @@ public final class Proxy {
                     sockets[claimed].core.begin();
                 }
             }
+            MemorySegment state = CallScratch.threadCallState();
             while (true) {
-                int rc = LibZmq.proxy(frontend.core.handle, backend.core.handle, handle(capture), handle(control));
+                int rc = LibZmq.proxy(state, frontend.core.handle, backend.core.handle, handle(capture), handle(control));
                 if (rc == 0) {
                     return;
                 }
-                int errno = LibZmq.errno();
+                int errno = LibZmq.errno(state);
                 if (errno == Errno.ETERM) {
                     return;
                 }

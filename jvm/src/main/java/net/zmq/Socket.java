@@ -47,9 +47,10 @@ public final class Socket implements AutoCloseable {
      */
     public Socket(Context context, SocketType type) {
         context.ensureOpen();
-        MemorySegment handle = LibZmq.socket(context.handle, type.value);
+        MemorySegment state = CallScratch.threadCallState();
+        MemorySegment handle = LibZmq.socket(state, context.handle, type.value);
         if (handle.equals(MemorySegment.NULL)) {
-            int errno = LibZmq.errno();
+            int errno = LibZmq.errno(state);
             if (errno == Errno.ETERM) {
                 throw new ContextTerminatedException("Creating a " + type + " socket (zmq_socket)");
             }
@@ -125,8 +126,9 @@ public final class Socket implements AutoCloseable {
         SocketCore c = core;
         c.begin();
         try (Arena arena = Arena.ofConfined()) {
-            if (LibZmq.endpointCall(which, c.handle, arena.allocateFrom(text)) != 0) {
-                throw error(LibZmq.errno(), what + " " + text);
+            MemorySegment state = c.callState();
+            if (LibZmq.endpointCall(state, which, c.handle, arena.allocateFrom(text)) != 0) {
+                throw error(LibZmq.errno(state), what + " " + text);
             }
         } finally {
             c.end();
@@ -190,7 +192,7 @@ public final class Socket implements AutoCloseable {
             // As zmq_send does it, but copying straight from the array: a frame of the size, filled, then sent.
             MemorySegment msg = c.sendMessage();
             if (LibZmq.msgInitSize(msg, length) != 0) {
-                throw new ZmqException(LibZmq.errno(), "Creating a frame of " + length + " bytes");
+                throw new ZmqException(Errno.ENOMEM, "Creating a frame of " + length + " bytes");
             }
             MemorySegment.copy(data, offset, LibZmq.EVERYTHING, JAVA_BYTE, LibZmq.msgDataAddress(msg), length);
             boolean sent = false;
@@ -408,12 +410,13 @@ public final class Socket implements AutoCloseable {
     }
 
     /** One libzmq call of the given kind: zmq_send, zmq_recv (data, size) or zmq_msg_send, zmq_msg_recv (data = the zmq_msg_t). */
-    private static int call(int kind, SocketCore c, MemorySegment data, long size, int flags, boolean critical) {
+    private static int call(int kind, SocketCore c, MemorySegment state, MemorySegment data, long size, int flags, boolean critical) {
+        MemorySegment h = c.handle;
         return switch (kind) {
-            case SEND -> critical ? LibZmq.sendCritical(c.handle, data, size, flags) : LibZmq.send(c.handle, data, size, flags);
-            case RECV -> critical ? LibZmq.recvCritical(c.handle, data, size, flags) : LibZmq.recv(c.handle, data, size, flags);
-            case MSG_SEND -> critical ? LibZmq.msgSendCritical(data, c.handle, flags) : LibZmq.msgSend(data, c.handle, flags);
-            default -> critical ? LibZmq.msgRecvCritical(data, c.handle, flags) : LibZmq.msgRecv(data, c.handle, flags);
+            case SEND -> critical ? LibZmq.sendCritical(state, h, data, size, flags) : LibZmq.send(state, h, data, size, flags);
+            case RECV -> critical ? LibZmq.recvCritical(state, h, data, size, flags) : LibZmq.recv(state, h, data, size, flags);
+            case MSG_SEND -> critical ? LibZmq.msgSendCritical(state, data, h, flags) : LibZmq.msgSend(state, data, h, flags);
+            default -> critical ? LibZmq.msgRecvCritical(state, data, h, flags) : LibZmq.msgRecv(state, data, h, flags);
         };
     }
 
@@ -429,12 +432,13 @@ public final class Socket implements AutoCloseable {
     private int transfer(int kind, SocketCore c, MemorySegment data, long size, int flags) {
         boolean dontWait = (flags & ZMQ_DONTWAIT) != 0;
         boolean sending = kind == SEND || kind == MSG_SEND;
+        MemorySegment state = c.callState();
         if ((sending || dontWait) && LibZmq.criticalSendRecv()) {
-            int rc = call(kind, c, data, size, flags | ZMQ_DONTWAIT, true);
+            int rc = call(kind, c, state, data, size, flags | ZMQ_DONTWAIT, true);
             if (rc >= 0) {
                 return rc;
             }
-            int errno = LibZmq.errno();
+            int errno = LibZmq.errno(state);
             if (errno == Errno.EAGAIN && dontWait) {
                 return -1;
             }
@@ -444,22 +448,22 @@ public final class Socket implements AutoCloseable {
         }
         if (!dontWait && Thread.currentThread().isVirtual() && Reactor.available()) {
             while (true) {
-                int rc = call(kind, c, data, size, flags | ZMQ_DONTWAIT, false);
+                int rc = call(kind, c, state, data, size, flags | ZMQ_DONTWAIT, false);
                 if (rc >= 0) {
                     return rc;
                 }
-                if (!failedAgain(c, LibZmq.errno(), WHAT[kind], sending ? POLLOUT : POLLIN,
+                if (!failedAgain(c, LibZmq.errno(state), WHAT[kind], sending ? POLLOUT : POLLIN,
                         sending ? c.sendTimeoutMs : c.receiveTimeoutMs)) {
                     return -1;
                 }
             }
         }
         while (true) {
-            int rc = call(kind, c, data, size, flags, false);
+            int rc = call(kind, c, state, data, size, flags, false);
             if (rc >= 0) {
                 return rc;
             }
-            int errno = LibZmq.errno();
+            int errno = LibZmq.errno(state);
             if (errno == Errno.EAGAIN) {
                 return -1;
             }
@@ -535,13 +539,14 @@ public final class Socket implements AutoCloseable {
      */
     private static int pollerNotificationFd(SocketCore c) {
         String what = "Watching a thread-safe " + c.type + " socket for a virtual thread (zmq_poller_fd)";
-        MemorySegment poller = LibZmq.pollerNew();
+        MemorySegment state = c.callState();
+        MemorySegment poller = LibZmq.pollerNew(state);
         if (poller.address() == 0) {
-            throw error(LibZmq.errno(), what);
+            throw error(LibZmq.errno(state), what);
         }
         MemorySegment cell = c.options();
-        if (LibZmq.pollerAdd(poller, c.handle, (short) (POLLIN | POLLOUT)) != 0 || LibZmq.pollerFd(poller, cell) != 0) {
-            ZmqException e = error(LibZmq.errno(), what);
+        if (LibZmq.pollerAdd(state, poller, c.handle, (short) (POLLIN | POLLOUT)) != 0 || LibZmq.pollerFd(state, poller, cell) != 0) {
+            ZmqException e = error(LibZmq.errno(state), what);
             cell.set(ADDRESS, 0, poller);
             LibZmq.pollerDestroy(cell);
             throw e;
@@ -606,8 +611,9 @@ public final class Socket implements AutoCloseable {
                 }
                 default -> throw new AssertionError(option.kind);
             }
-            if (LibZmq.setsockopt(c.handle, option.id, buffer, size) != 0) {
-                throw error(LibZmq.errno(), "Setting " + option.name + " on a " + c.type + " socket");
+            MemorySegment state = c.callState();
+            if (LibZmq.setsockopt(state, c.handle, option.id, buffer, size) != 0) {
+                throw error(LibZmq.errno(state), "Setting " + option.name + " on a " + c.type + " socket");
             }
         } finally {
             c.end();
@@ -636,8 +642,9 @@ public final class Socket implements AutoCloseable {
                 case BYTES, STRING -> 256;
             };
             sizeCell.set(JAVA_LONG, 0, capacity);
-            if (LibZmq.getsockopt(c.handle, option.id, buffer, sizeCell) != 0) {
-                throw error(LibZmq.errno(), "Reading " + option.name + " of a " + c.type + " socket");
+            MemorySegment state = c.callState();
+            if (LibZmq.getsockopt(state, c.handle, option.id, buffer, sizeCell) != 0) {
+                throw error(LibZmq.errno(state), "Reading " + option.name + " of a " + c.type + " socket");
             }
             int size = (int) sizeCell.get(JAVA_LONG, 0);
             return (T) switch (option.kind) {
@@ -660,8 +667,9 @@ public final class Socket implements AutoCloseable {
     private static int getIntOption(SocketCore c, SocketOption<?> option) {
         MemorySegment options = c.options(); // the size at 0, the value at 8
         options.set(JAVA_LONG, 0, 4);
-        if (LibZmq.getsockopt(c.handle, option.id, options.asSlice(8), options) != 0) {
-            throw error(LibZmq.errno(), "Reading " + option.name);
+        MemorySegment state = c.callState();
+        if (LibZmq.getsockopt(state, c.handle, option.id, options.asSlice(8), options) != 0) {
+            throw error(LibZmq.errno(state), "Reading " + option.name);
         }
         return options.get(JAVA_INT, 8);
     }
@@ -678,8 +686,9 @@ public final class Socket implements AutoCloseable {
         c.begin();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment text = endpoint == null ? MemorySegment.NULL : arena.allocateFrom(endpoint);
-            if (LibZmq.socketMonitor(c.handle, text, events) != 0) {
-                throw error(LibZmq.errno(), "Monitoring on " + endpoint);
+            MemorySegment state = c.callState();
+            if (LibZmq.socketMonitor(state, c.handle, text, events) != 0) {
+                throw error(LibZmq.errno(state), "Monitoring on " + endpoint);
             }
         } finally {
             c.end();

@@ -61,6 +61,8 @@ final class SocketCore implements Runnable {
 
     /** Option values and their size (see {@link #OPTION_BUFFER_SIZE}); calls reach it through {@link #options}. */
     private final MemorySegment optionBuffer;
+    /** Where this socket's calls capture errno; calls reach it through {@link #callState}. */
+    private final MemorySegment callState;
     /** The zmq_msg_t frames are received into (then copied out), and the one array sends are built in; made on first use. */
     private MemorySegment message;
     private MemorySegment sendMessage;
@@ -82,10 +84,13 @@ final class SocketCore implements Runnable {
         this.handle = handle;
         this.type = type;
         this.registry = registry;
-        this.optionBuffer = Native.malloc(OPTION_BUFFER_SIZE);
+        // One block: the option buffer at its start (freed through it), then where calls capture errno.
+        MemorySegment block = Native.malloc(OPTION_BUFFER_SIZE + LibZmq.CALL_STATE_SIZE);
+        this.optionBuffer = block.asSlice(0, OPTION_BUFFER_SIZE);
+        this.callState = block.asSlice(OPTION_BUFFER_SIZE, LibZmq.CALL_STATE_SIZE);
         optionBuffer.set(JAVA_LONG, 0, 4);
         // An older libzmq without ZMQ_THREAD_SAFE refuses the option: its sockets are then treated as not thread-safe.
-        this.threadSafe = LibZmq.getsockopt(handle, ZMQ_THREAD_SAFE, optionBuffer.asSlice(8), optionBuffer) == 0
+        this.threadSafe = LibZmq.getsockopt(callState, handle, ZMQ_THREAD_SAFE, optionBuffer.asSlice(8), optionBuffer) == 0
                 && optionBuffer.get(JAVA_INT, 8) != 0;
         this.waiters = threadSafe ? ConcurrentHashMap.newKeySet() : null;
     }
@@ -250,6 +255,11 @@ final class SocketCore implements Runnable {
             sendMessage = Native.malloc(LibZmq.MSG_SIZE);
         }
         return sendMessage;
+    }
+
+    /** Where this call captures errno (claim held): the socket's, or on a thread-safe socket the thread's. */
+    MemorySegment callState() {
+        return threadSafe ? CallScratch.ofThread().callState : callState;
     }
 
     /** The option buffer for this call (claim held): the socket's, or on a thread-safe socket the thread's. */

@@ -7,6 +7,7 @@ public final class Errno {
 
     public static final int EINTR = 4;
     public static final int EAGAIN = 11;
+    public static final int ENOMEM = 12;
     public static final int EINVAL = 22;
     public static final int EMFILE = 24;
     private static final int HAUSNUMERO = 156384712;

@@ -26,6 +26,11 @@ public final class LibZmq {
     static final Linker LINKER = Linker.nativeLinker();
     static final SymbolLookup LIB = NativeLoader.load();
     static final Linker.Option CRITICAL = Linker.Option.critical(false);
+    static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
+    /** Bytes of the segment a call's errno is captured into (see {@link #errno(MemorySegment)}). */
+    public static final long CALL_STATE_SIZE = Linker.Option.captureStateLayout().byteSize();
+    private static final long ERRNO_OFFSET = Linker.Option.captureStateLayout()
+            .byteOffset(java.lang.foreign.MemoryLayout.PathElement.groupElement("errno"));
 
     static MethodHandle handle(String name, FunctionDescriptor descriptor, Linker.Option... options) {
         MemorySegment symbol = LIB.find(name).orElseThrow(() -> new UnsatisfiedLinkError(
@@ -49,17 +54,18 @@ public final class LibZmq {
     }
 
     // ---- errors and version
-    private static final MethodHandle ERRNO = handle("zmq_errno", FunctionDescriptor.of(JAVA_INT), CRITICAL);
     private static final MethodHandle STRERROR = handle("zmq_strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT), CRITICAL);
     private static final MethodHandle VERSION = handle("zmq_version", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
     private static final MethodHandle HAS = handle("zmq_has", FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
-    public static int errno() {
-        try {
-            return (int) ERRNO.invokeExact();
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+    /**
+     * errno as the call that was given callState left it. The handle of every libzmq function whose errno the
+     * binding reads captures it into the segment passed first ({@link Linker.Option#captureCallState}): the JVM may
+     * itself overwrite errno between a downcall's return and a later zmq_errno() (blocking for a safepoint on the way
+     * back, for one). zmq_msg_init_size, which can only fail with ENOMEM, captures nothing.
+     */
+    public static int errno(MemorySegment callState) {
+        return callState.get(JAVA_INT, ERRNO_OFFSET);
     }
 
     public static String strerror(int errno) {
@@ -88,23 +94,23 @@ public final class LibZmq {
     }
 
     // ---- contexts
-    private static final MethodHandle CTX_NEW = handle("zmq_ctx_new", FunctionDescriptor.of(ADDRESS));
-    private static final MethodHandle CTX_TERM = handle("zmq_ctx_term", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle CTX_NEW = handle("zmq_ctx_new", FunctionDescriptor.of(ADDRESS), CAPTURE_ERRNO);
+    private static final MethodHandle CTX_TERM = handle("zmq_ctx_term", FunctionDescriptor.of(JAVA_INT, ADDRESS), CAPTURE_ERRNO);
     private static final MethodHandle CTX_SHUTDOWN = handle("zmq_ctx_shutdown", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    private static final MethodHandle CTX_SET = handle("zmq_ctx_set", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+    private static final MethodHandle CTX_SET = handle("zmq_ctx_set", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), CAPTURE_ERRNO);
     private static final MethodHandle CTX_GET = handle("zmq_ctx_get", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
 
-    public static MemorySegment ctxNew() {
+    public static MemorySegment ctxNew(MemorySegment callState) {
         try {
-            return (MemorySegment) CTX_NEW.invokeExact();
+            return (MemorySegment) CTX_NEW.invokeExact(callState);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    public static int ctxTerm(MemorySegment ctx) {
+    public static int ctxTerm(MemorySegment callState, MemorySegment ctx) {
         try {
-            return (int) CTX_TERM.invokeExact(ctx);
+            return (int) CTX_TERM.invokeExact(callState, ctx);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -118,9 +124,9 @@ public final class LibZmq {
         }
     }
 
-    public static int ctxSet(MemorySegment ctx, int option, int value) {
+    public static int ctxSet(MemorySegment callState, MemorySegment ctx, int option, int value) {
         try {
-            return (int) CTX_SET.invokeExact(ctx, option, value);
+            return (int) CTX_SET.invokeExact(callState, ctx, option, value);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -135,21 +141,21 @@ public final class LibZmq {
     }
 
     // ---- sockets
-    private static final MethodHandle SOCKET = handle("zmq_socket", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT));
+    private static final MethodHandle SOCKET = handle("zmq_socket", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT), CAPTURE_ERRNO);
     private static final MethodHandle CLOSE = handle("zmq_close", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    private static final MethodHandle SETSOCKOPT = handle("zmq_setsockopt", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG), CRITICAL);
-    private static final MethodHandle GETSOCKOPT = handle("zmq_getsockopt", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS), CRITICAL);
-    private static final MethodHandle BIND = handle("zmq_bind", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle CONNECT = handle("zmq_connect", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle UNBIND = handle("zmq_unbind", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle DISCONNECT = handle("zmq_disconnect", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle MONITOR = handle("zmq_socket_monitor", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
-    private static final MethodHandle JOIN = optional("zmq_join", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle LEAVE = optional("zmq_leave", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle SETSOCKOPT = handle("zmq_setsockopt", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG), CRITICAL, CAPTURE_ERRNO);
+    private static final MethodHandle GETSOCKOPT = handle("zmq_getsockopt", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS), CRITICAL, CAPTURE_ERRNO);
+    private static final MethodHandle BIND = handle("zmq_bind", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CAPTURE_ERRNO);
+    private static final MethodHandle CONNECT = handle("zmq_connect", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CAPTURE_ERRNO);
+    private static final MethodHandle UNBIND = handle("zmq_unbind", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CAPTURE_ERRNO);
+    private static final MethodHandle DISCONNECT = handle("zmq_disconnect", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CAPTURE_ERRNO);
+    private static final MethodHandle MONITOR = handle("zmq_socket_monitor", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CAPTURE_ERRNO);
+    private static final MethodHandle JOIN = optional("zmq_join", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CAPTURE_ERRNO);
+    private static final MethodHandle LEAVE = optional("zmq_leave", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CAPTURE_ERRNO);
 
-    public static MemorySegment socket(MemorySegment ctx, int type) {
+    public static MemorySegment socket(MemorySegment callState, MemorySegment ctx, int type) {
         try {
-            return (MemorySegment) SOCKET.invokeExact(ctx, type);
+            return (MemorySegment) SOCKET.invokeExact(callState, ctx, type);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -163,24 +169,24 @@ public final class LibZmq {
         }
     }
 
-    public static int setsockopt(MemorySegment socket, int option, MemorySegment value, long size) {
+    public static int setsockopt(MemorySegment callState, MemorySegment socket, int option, MemorySegment value, long size) {
         try {
-            return (int) SETSOCKOPT.invokeExact(socket, option, value, size);
+            return (int) SETSOCKOPT.invokeExact(callState, socket, option, value, size);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    public static int getsockopt(MemorySegment socket, int option, MemorySegment value, MemorySegment size) {
+    public static int getsockopt(MemorySegment callState, MemorySegment socket, int option, MemorySegment value, MemorySegment size) {
         try {
-            return (int) GETSOCKOPT.invokeExact(socket, option, value, size);
+            return (int) GETSOCKOPT.invokeExact(callState, socket, option, value, size);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
     /** zmq_bind, zmq_connect, zmq_unbind, zmq_disconnect, zmq_join, zmq_leave: 0..5. */
-    public static int endpointCall(int which, MemorySegment socket, MemorySegment text) {
+    public static int endpointCall(MemorySegment callState, int which, MemorySegment socket, MemorySegment text) {
         MethodHandle handle = switch (which) {
             case 0 -> BIND;
             case 1 -> CONNECT;
@@ -194,25 +200,25 @@ public final class LibZmq {
                     + ") was built without the draft API (zmq_join/zmq_leave); use the bundled libzmq");
         }
         try {
-            return (int) handle.invokeExact(socket, text);
+            return (int) handle.invokeExact(callState, socket, text);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    public static int socketMonitor(MemorySegment socket, MemorySegment endpoint, int events) {
+    public static int socketMonitor(MemorySegment callState, MemorySegment socket, MemorySegment endpoint, int events) {
         try {
-            return (int) MONITOR.invokeExact(socket, endpoint, events);
+            return (int) MONITOR.invokeExact(callState, socket, endpoint, events);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
     // ---- send and receive
-    private static final MethodHandle SEND = handle("zmq_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
-    private static final MethodHandle RECV = handle("zmq_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT));
-    private static final MethodHandle SEND_CRITICAL = handle("zmq_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT), CRITICAL);
-    private static final MethodHandle RECV_CRITICAL = handle("zmq_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT), CRITICAL);
+    private static final MethodHandle SEND = handle("zmq_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT), CAPTURE_ERRNO);
+    private static final MethodHandle RECV = handle("zmq_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT), CAPTURE_ERRNO);
+    private static final MethodHandle SEND_CRITICAL = handle("zmq_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT), CRITICAL, CAPTURE_ERRNO);
+    private static final MethodHandle RECV_CRITICAL = handle("zmq_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT), CRITICAL, CAPTURE_ERRNO);
 
     /** -Dnet.zmq.critical=false turns the critical send and receive attempts off (to measure what they save). */
     private static final boolean CRITICAL_SEND_RECV = !"false".equals(System.getProperty("net.zmq.critical"));
@@ -234,71 +240,71 @@ public final class LibZmq {
         return CRITICAL_SEND_RECV && noZeroCopyYet;
     }
 
-    public static int sendCritical(MemorySegment socket, MemorySegment buffer, long size, int flags) {
+    public static int sendCritical(MemorySegment callState, MemorySegment socket, MemorySegment buffer, long size, int flags) {
         try {
-            return (int) SEND_CRITICAL.invokeExact(socket, buffer, size, flags);
+            return (int) SEND_CRITICAL.invokeExact(callState, socket, buffer, size, flags);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    public static int recvCritical(MemorySegment socket, MemorySegment buffer, long size, int flags) {
+    public static int recvCritical(MemorySegment callState, MemorySegment socket, MemorySegment buffer, long size, int flags) {
         try {
-            return (int) RECV_CRITICAL.invokeExact(socket, buffer, size, flags);
+            return (int) RECV_CRITICAL.invokeExact(callState, socket, buffer, size, flags);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    private static final MethodHandle MSG_SEND_CRITICAL = handle("zmq_msg_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CRITICAL);
-    private static final MethodHandle MSG_RECV_CRITICAL = handle("zmq_msg_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CRITICAL);
+    private static final MethodHandle MSG_SEND_CRITICAL = handle("zmq_msg_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CRITICAL, CAPTURE_ERRNO);
+    private static final MethodHandle MSG_RECV_CRITICAL = handle("zmq_msg_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CRITICAL, CAPTURE_ERRNO);
 
-    public static int msgSendCritical(MemorySegment msg, MemorySegment socket, int flags) {
+    public static int msgSendCritical(MemorySegment callState, MemorySegment msg, MemorySegment socket, int flags) {
         try {
-            return (int) MSG_SEND_CRITICAL.invokeExact(msg, socket, flags);
+            return (int) MSG_SEND_CRITICAL.invokeExact(callState, msg, socket, flags);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    public static int msgRecvCritical(MemorySegment msg, MemorySegment socket, int flags) {
+    public static int msgRecvCritical(MemorySegment callState, MemorySegment msg, MemorySegment socket, int flags) {
         try {
-            return (int) MSG_RECV_CRITICAL.invokeExact(msg, socket, flags);
+            return (int) MSG_RECV_CRITICAL.invokeExact(callState, msg, socket, flags);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    private static final MethodHandle MSG_SEND = handle("zmq_msg_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
-    private static final MethodHandle MSG_RECV = handle("zmq_msg_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
+    private static final MethodHandle MSG_SEND = handle("zmq_msg_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CAPTURE_ERRNO);
+    private static final MethodHandle MSG_RECV = handle("zmq_msg_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CAPTURE_ERRNO);
 
-    public static int send(MemorySegment socket, MemorySegment buffer, long size, int flags) {
+    public static int send(MemorySegment callState, MemorySegment socket, MemorySegment buffer, long size, int flags) {
         try {
-            return (int) SEND.invokeExact(socket, buffer, size, flags);
+            return (int) SEND.invokeExact(callState, socket, buffer, size, flags);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    public static int recv(MemorySegment socket, MemorySegment buffer, long size, int flags) {
+    public static int recv(MemorySegment callState, MemorySegment socket, MemorySegment buffer, long size, int flags) {
         try {
-            return (int) RECV.invokeExact(socket, buffer, size, flags);
+            return (int) RECV.invokeExact(callState, socket, buffer, size, flags);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    public static int msgSend(MemorySegment msg, MemorySegment socket, int flags) {
+    public static int msgSend(MemorySegment callState, MemorySegment msg, MemorySegment socket, int flags) {
         try {
-            return (int) MSG_SEND.invokeExact(msg, socket, flags);
+            return (int) MSG_SEND.invokeExact(callState, msg, socket, flags);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    public static int msgRecv(MemorySegment msg, MemorySegment socket, int flags) {
+    public static int msgRecv(MemorySegment callState, MemorySegment msg, MemorySegment socket, int flags) {
         try {
-            return (int) MSG_RECV.invokeExact(msg, socket, flags);
+            return (int) MSG_RECV.invokeExact(callState, msg, socket, flags);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -308,8 +314,9 @@ public final class LibZmq {
     /** sizeof(zmq_msg_t). */
     public static final long MSG_SIZE = 64;
     private static final MethodHandle MSG_INIT = handle("zmq_msg_init", FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
+    /** Not capturing errno: zmq_msg_init_size fails with ENOMEM only (zmq_msg_init_size(3)), and frames are built often. */
     private static final MethodHandle MSG_INIT_SIZE = handle("zmq_msg_init_size", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG), CRITICAL);
-    private static final MethodHandle MSG_INIT_DATA = handle("zmq_msg_init_data", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS), CRITICAL);
+    private static final MethodHandle MSG_INIT_DATA = handle("zmq_msg_init_data", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS), CRITICAL, CAPTURE_ERRNO);
     private static final MethodHandle MSG_CLOSE = handle("zmq_msg_close", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     private static final MethodHandle MSG_DATA = handle("zmq_msg_data", FunctionDescriptor.of(ADDRESS, ADDRESS), CRITICAL);
     /** zmq_msg_data as a plain address: no segment object per call (copy through {@link #EVERYTHING}). */
@@ -320,9 +327,9 @@ public final class LibZmq {
     private static final MethodHandle MSG_MORE = handle("zmq_msg_more", FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
     private static final MethodHandle MSG_COPY = handle("zmq_msg_copy", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CRITICAL);
     private static final MethodHandle MSG_GETS = handle("zmq_msg_gets", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
-    private static final MethodHandle MSG_SET_ROUTING_ID = optional("zmq_msg_set_routing_id", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), CRITICAL);
+    private static final MethodHandle MSG_SET_ROUTING_ID = optional("zmq_msg_set_routing_id", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), CRITICAL, CAPTURE_ERRNO);
     private static final MethodHandle MSG_ROUTING_ID = optional("zmq_msg_routing_id", FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
-    private static final MethodHandle MSG_SET_GROUP = optional("zmq_msg_set_group", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CRITICAL);
+    private static final MethodHandle MSG_SET_GROUP = optional("zmq_msg_set_group", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CRITICAL, CAPTURE_ERRNO);
     private static final MethodHandle MSG_GROUP = optional("zmq_msg_group", FunctionDescriptor.of(ADDRESS, ADDRESS), CRITICAL);
 
     public static int msgInit(MemorySegment msg) {
@@ -333,6 +340,7 @@ public final class LibZmq {
         }
     }
 
+    /** 0, or -1 when out of memory (ENOMEM, the only failure). */
     public static int msgInitSize(MemorySegment msg, long size) {
         try {
             return (int) MSG_INIT_SIZE.invokeExact(msg, size);
@@ -341,9 +349,9 @@ public final class LibZmq {
         }
     }
 
-    public static int msgInitData(MemorySegment msg, MemorySegment data, long size, MemorySegment ffn, MemorySegment hint) {
+    public static int msgInitData(MemorySegment callState, MemorySegment msg, MemorySegment data, long size, MemorySegment ffn, MemorySegment hint) {
         try {
-            return (int) MSG_INIT_DATA.invokeExact(msg, data, size, ffn, hint);
+            return (int) MSG_INIT_DATA.invokeExact(callState, msg, data, size, ffn, hint);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -413,9 +421,9 @@ public final class LibZmq {
         return handle;
     }
 
-    public static int msgSetRoutingId(MemorySegment msg, int id) {
+    public static int msgSetRoutingId(MemorySegment callState, MemorySegment msg, int id) {
         try {
-            return (int) draft(MSG_SET_ROUTING_ID, "zmq_msg_set_routing_id").invokeExact(msg, id);
+            return (int) draft(MSG_SET_ROUTING_ID, "zmq_msg_set_routing_id").invokeExact(callState, msg, id);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -429,9 +437,9 @@ public final class LibZmq {
         }
     }
 
-    public static int msgSetGroup(MemorySegment msg, MemorySegment group) {
+    public static int msgSetGroup(MemorySegment callState, MemorySegment msg, MemorySegment group) {
         try {
-            return (int) draft(MSG_SET_GROUP, "zmq_msg_set_group").invokeExact(msg, group);
+            return (int) draft(MSG_SET_GROUP, "zmq_msg_set_group").invokeExact(callState, msg, group);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -451,9 +459,9 @@ public final class LibZmq {
 
     // ---- a thread-safe socket's notification descriptor (draft API): such sockets have no ZMQ_FD, but a zmq_poller
     // holding one gets a descriptor of its own that libzmq signals as the socket's commands arrive (zmq_poller_fd)
-    private static final MethodHandle POLLER_NEW = optional("zmq_poller_new", FunctionDescriptor.of(ADDRESS));
-    private static final MethodHandle POLLER_ADD = optional("zmq_poller_add", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_SHORT));
-    private static final MethodHandle POLLER_FD = optional("zmq_poller_fd", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle POLLER_NEW = optional("zmq_poller_new", FunctionDescriptor.of(ADDRESS), CAPTURE_ERRNO);
+    private static final MethodHandle POLLER_ADD = optional("zmq_poller_add", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_SHORT), CAPTURE_ERRNO);
+    private static final MethodHandle POLLER_FD = optional("zmq_poller_fd", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CAPTURE_ERRNO);
     private static final MethodHandle POLLER_DESTROY = optional("zmq_poller_destroy", FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     /** @throws UnsupportedOperationException this libzmq was built without the draft API's zmq_poller */
@@ -465,27 +473,27 @@ public final class LibZmq {
     }
 
     /** A new zmq_poller, or NULL (errno set). */
-    public static MemorySegment pollerNew() {
+    public static MemorySegment pollerNew(MemorySegment callState) {
         requirePoller();
         try {
-            return (MemorySegment) POLLER_NEW.invokeExact();
+            return (MemorySegment) POLLER_NEW.invokeExact(callState);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    public static int pollerAdd(MemorySegment poller, MemorySegment socket, short events) {
+    public static int pollerAdd(MemorySegment callState, MemorySegment poller, MemorySegment socket, short events) {
         try {
-            return (int) POLLER_ADD.invokeExact(poller, socket, MemorySegment.NULL, events);
+            return (int) POLLER_ADD.invokeExact(callState, poller, socket, MemorySegment.NULL, events);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
     /** Writes the poller's descriptor (an int on Linux) to fd. */
-    public static int pollerFd(MemorySegment poller, MemorySegment fd) {
+    public static int pollerFd(MemorySegment callState, MemorySegment poller, MemorySegment fd) {
         try {
-            return (int) POLLER_FD.invokeExact(poller, fd);
+            return (int) POLLER_FD.invokeExact(callState, poller, fd);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -501,23 +509,23 @@ public final class LibZmq {
     }
 
     // ---- polling, proxies
-    private static final MethodHandle POLL = handle("zmq_poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG));
-    private static final MethodHandle PROXY = handle("zmq_proxy", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
-    private static final MethodHandle PROXY_STEERABLE = handle("zmq_proxy_steerable", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle POLL = handle("zmq_poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG), CAPTURE_ERRNO);
+    private static final MethodHandle PROXY = handle("zmq_proxy", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS), CAPTURE_ERRNO);
+    private static final MethodHandle PROXY_STEERABLE = handle("zmq_proxy_steerable", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS), CAPTURE_ERRNO);
 
-    public static int poll(MemorySegment items, int count, long timeoutMs) {
+    public static int poll(MemorySegment callState, MemorySegment items, int count, long timeoutMs) {
         try {
-            return (int) POLL.invokeExact(items, count, timeoutMs);
+            return (int) POLL.invokeExact(callState, items, count, timeoutMs);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    public static int proxy(MemorySegment frontend, MemorySegment backend, MemorySegment capture, MemorySegment control) {
+    public static int proxy(MemorySegment callState, MemorySegment frontend, MemorySegment backend, MemorySegment capture, MemorySegment control) {
         try {
             return control.equals(MemorySegment.NULL)
-                    ? (int) PROXY.invokeExact(frontend, backend, capture)
-                    : (int) PROXY_STEERABLE.invokeExact(frontend, backend, capture, control);
+                    ? (int) PROXY.invokeExact(callState, frontend, backend, capture)
+                    : (int) PROXY_STEERABLE.invokeExact(callState, frontend, backend, capture, control);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -526,8 +534,8 @@ public final class LibZmq {
     // ---- CURVE and Z85
     private static final MethodHandle Z85_ENCODE = handle("zmq_z85_encode", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), CRITICAL);
     private static final MethodHandle Z85_DECODE = handle("zmq_z85_decode", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS), CRITICAL);
-    private static final MethodHandle CURVE_KEYPAIR = handle("zmq_curve_keypair", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-    private static final MethodHandle CURVE_PUBLIC = handle("zmq_curve_public", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle CURVE_KEYPAIR = handle("zmq_curve_keypair", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CAPTURE_ERRNO);
+    private static final MethodHandle CURVE_PUBLIC = handle("zmq_curve_public", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CAPTURE_ERRNO);
 
     public static boolean z85Encode(MemorySegment dest, MemorySegment data, long size) {
         try {
@@ -545,17 +553,17 @@ public final class LibZmq {
         }
     }
 
-    public static int curveKeypair(MemorySegment publicKey, MemorySegment secretKey) {
+    public static int curveKeypair(MemorySegment callState, MemorySegment publicKey, MemorySegment secretKey) {
         try {
-            return (int) CURVE_KEYPAIR.invokeExact(publicKey, secretKey);
+            return (int) CURVE_KEYPAIR.invokeExact(callState, publicKey, secretKey);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    public static int curvePublic(MemorySegment publicKey, MemorySegment secretKey) {
+    public static int curvePublic(MemorySegment callState, MemorySegment publicKey, MemorySegment secretKey) {
         try {
-            return (int) CURVE_PUBLIC.invokeExact(publicKey, secretKey);
+            return (int) CURVE_PUBLIC.invokeExact(callState, publicKey, secretKey);
         } catch (Throwable t) {
             throw rethrow(t);
         }
