@@ -7,6 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
@@ -30,7 +31,7 @@ public final class LibZmq {
     /** Bytes of the segment a call's errno is captured into (see {@link #errno(MemorySegment)}). */
     public static final long CALL_STATE_SIZE = Linker.Option.captureStateLayout().byteSize();
     private static final long ERRNO_OFFSET = Linker.Option.captureStateLayout()
-            .byteOffset(java.lang.foreign.MemoryLayout.PathElement.groupElement("errno"));
+            .byteOffset(MemoryLayout.PathElement.groupElement("errno"));
 
     static MethodHandle handle(String name, FunctionDescriptor descriptor, Linker.Option... options) {
         MemorySegment symbol = LIB.find(name).orElseThrow(() -> new UnsatisfiedLinkError(
@@ -59,8 +60,8 @@ public final class LibZmq {
     private static final MethodHandle HAS = handle("zmq_has", FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     /**
-     * errno as the call that was given callState left it. The handle of every libzmq function whose errno the
-     * binding reads captures it into the segment passed first ({@link Linker.Option#captureCallState}): the JVM may
+     * errno as the call that was given callState left it (any downcall linked with {@link #CAPTURE_ERRNO}, libc's
+     * too). The handle of every libzmq function whose errno the binding reads captures it into the segment passed first ({@link Linker.Option#captureCallState}): the JVM may
      * itself overwrite errno between a downcall's return and a later zmq_errno() (blocking for a safepoint on the way
      * back, for one). zmq_msg_init_size, which can only fail with ENOMEM, captures nothing.
      */

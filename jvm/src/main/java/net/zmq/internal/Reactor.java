@@ -40,9 +40,7 @@ public final class Reactor {
         static final MethodHandle CREATE = libc("epoll_create1", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
         static final MethodHandle CTL = libc("epoll_ctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
         static final MethodHandle WAIT = libc("epoll_wait", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
-                Linker.Option.captureCallState("errno"));
-        static final long ERRNO_OFFSET = Linker.Option.captureStateLayout()
-                .byteOffset(java.lang.foreign.MemoryLayout.PathElement.groupElement("errno"));
+                LibZmq.CAPTURE_ERRNO);
         static final int EPOLL_FD = create();
         private static final Object LOCK = new Object();
         /** Indexed by descriptor; replaced (copy on write) when it grows. */
@@ -79,7 +77,7 @@ public final class Reactor {
 
         private static void loop(int epollFd) {
             MemorySegment events = Native.malloc(EVENT_SIZE * BATCH);
-            MemorySegment state = Native.malloc(Linker.Option.captureStateLayout().byteSize());
+            MemorySegment state = Native.malloc(LibZmq.CALL_STATE_SIZE);
             while (true) {
                 int count;
                 try {
@@ -88,10 +86,11 @@ public final class Reactor {
                     throw LibZmq.rethrow(t);
                 }
                 if (count < 0) {
-                    if (state.get(JAVA_INT, ERRNO_OFFSET) == Errno.EINTR) {
+                    int errno = LibZmq.errno(state);
+                    if (errno == Errno.EINTR) {
                         continue;
                     }
-                    throw new IllegalStateException("epoll_wait failed with errno " + state.get(JAVA_INT, ERRNO_OFFSET));
+                    throw new IllegalStateException("epoll_wait failed with errno " + errno);
                 }
                 Wakeable[] table = byFd;
                 for (int i = 0; i < count; i++) {
