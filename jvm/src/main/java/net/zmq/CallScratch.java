@@ -8,8 +8,9 @@ import net.zmq.internal.Native;
  * A thread's native scratch memory for its calls on thread-safe sockets, which several threads may be inside at once
  * (a socket of another type has its own, see {@link SocketCore}): the zmq_msg_t frames are received into (empty
  * between calls), the one array sends are built in (uninitialised between sends), an option buffer, and where calls
- * capture errno, which is also where the thread's calls outside a socket (contexts, messages, polls) capture it. Made
- * at the thread's first such call; freed by the Cleaner once the thread, and with it this object, is gone.
+ * capture errno, which is also where the thread's calls outside a socket or poller (contexts, messages, the proxy)
+ * capture it. Made at the thread's first such call; freed by the Cleaner once the thread, and with it this object, is
+ * gone.
  */
 final class CallScratch {
     private static final ThreadLocal<CallScratch> OF_THREAD = ThreadLocal.withInitial(CallScratch::new);

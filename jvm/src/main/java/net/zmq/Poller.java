@@ -33,6 +33,8 @@ public final class Poller implements AutoCloseable {
 
     private final List<Socket> sockets = new ArrayList<>();
     private MemorySegment items = Native.malloc(ITEM_SIZE * 4);
+    /** Where zmq_poll captures errno (see {@link LibZmq#errno}). */
+    private final MemorySegment callState = Native.malloc(LibZmq.CALL_STATE_SIZE);
     private boolean closed;
 
     /** An empty poller. */
@@ -87,13 +89,12 @@ public final class Poller implements AutoCloseable {
             if (timeoutMs != 0 && Thread.currentThread().isVirtual() && Reactor.available()) {
                 return pollParking(count, timeoutMs);
             }
-            MemorySegment state = CallScratch.threadCallState();
             while (true) {
-                int rc = LibZmq.poll(state, items, count, timeoutMs);
+                int rc = LibZmq.poll(callState, items, count, timeoutMs);
                 if (rc >= 0) {
                     return rc;
                 }
-                throwUnlessInterrupted(state, count);
+                throwUnlessInterrupted(count);
             }
         } finally {
             for (int i = 0; i < claimed; i++) {
@@ -117,14 +118,13 @@ public final class Poller implements AutoCloseable {
         long deadline = timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0;
         boolean interrupted = false;
         try {
-            MemorySegment state = CallScratch.threadCallState();
             while (true) {
-                int rc = LibZmq.poll(state, items, count, 0);
+                int rc = LibZmq.poll(callState, items, count, 0);
                 if (rc > 0) {
                     return rc;
                 }
                 if (rc < 0) {
-                    throwUnlessInterrupted(state, count);
+                    throwUnlessInterrupted(count);
                     continue;
                 }
                 if (timeoutMs > 0) {
@@ -149,9 +149,9 @@ public final class Poller implements AutoCloseable {
         }
     }
 
-    /** After zmq_poll failed, its errno captured in state: returns for EINTR (poll again), throws for anything else. */
-    private static void throwUnlessInterrupted(MemorySegment state, int count) {
-        int errno = LibZmq.errno(state);
+    /** After zmq_poll failed: returns for EINTR (poll again), throws for anything else. */
+    private void throwUnlessInterrupted(int count) {
+        int errno = LibZmq.errno(callState);
         if (errno != Errno.EINTR) {
             throw Socket.error(errno, "Polling " + count + " sockets");
         }
@@ -185,6 +185,7 @@ public final class Poller implements AutoCloseable {
         if (!closed) {
             closed = true;
             Native.free(items);
+            Native.free(callState);
         }
     }
 }
