@@ -663,8 +663,8 @@ public final class Socket implements AutoCloseable {
         }
     }
 
-    /** An int option, or a boolean one as 0 or 1, read with the claim already held (the virtual-thread wait). */
-    private static int getIntOption(SocketCore c, SocketOption<?> option) {
+    /** An int option read with the claim already held (the virtual-thread wait). */
+    private static int getIntOption(SocketCore c, SocketOption<Integer> option) {
         MemorySegment options = c.options(); // the size at 0, the value at 8
         options.set(JAVA_LONG, 0, 4);
         MemorySegment state = c.callState();
