@@ -437,25 +437,52 @@ public final class Suite {
     // ---- interleaved: native, JVM, native, JeroMQ, ... per size
 
     /**
-     * One size's interleaved runs; in round r, ratios[r] = JVM throughput / native throughput, inJvmRatios[r] = the C
-     * loop inside this JVM / native, jvmOverInJvm[r] = JVM / the C loop inside this JVM.
+     * One size's interleaved runs: in round r, the native runs 2r and 2r + 1 around jvmNs[r] and inJvmNs[r]. Throughput
+     * ratios are time over time.
      */
-    record Interleaved(int size, long[] nativeNs, long[] jvmNs, long[] inJvmNs, long[] jeromqNs, double[] ratios, double[] inJvmRatios,
-                       double[] jvmOverInJvm, int sharedWarmupRounds, int warmupRounds, long compiledMs) {
+    record Interleaved(int size, long[] nativeNs, long[] jvmNs, long[] inJvmNs, long[] jeromqNs, int sharedWarmupRounds,
+                       int warmupRounds, long compiledMs) {
+        /** Per round, this binding's throughput over native C's (the mean of the two native runs around it). */
+        double[] ratios() {
+            return overNative(jvmNs);
+        }
+
+        /** Per round, the C loop inside this JVM over native C. */
+        double[] inJvmRatios() {
+            return overNative(inJvmNs);
+        }
+
+        /** Per round, this binding over the C loop inside this JVM. */
+        double[] jvmOverInJvm() {
+            double[] out = new double[jvmNs.length];
+            for (int r = 0; r < out.length; r++) {
+                out[r] = (double) inJvmNs[r] / jvmNs[r];
+            }
+            return out;
+        }
+
+        private double[] overNative(long[] ns) {
+            double[] out = new double[ns.length];
+            for (int r = 0; r < out.length; r++) {
+                out[r] = (nativeNs[2 * r] + nativeNs[2 * r + 1]) / 2.0 / ns[r];
+            }
+            return out;
+        }
+
         double low() {
-            return Arrays.stream(ratios).min().orElseThrow();
+            return Arrays.stream(ratios()).min().orElseThrow();
         }
 
         double high() {
-            return Arrays.stream(ratios).max().orElseThrow();
+            return Arrays.stream(ratios()).max().orElseThrow();
         }
 
         double halfInterval() {
-            return Suite.halfInterval(ratios);
+            return Suite.halfInterval(ratios());
         }
 
         double mean() {
-            return Suite.mean(ratios);
+            return Suite.mean(ratios());
         }
     }
 
@@ -531,9 +558,6 @@ public final class Suite {
                     long[] jv = new long[rounds];
                     long[] cj = new long[rounds];
                     long[] jm = new long[rounds];
-                    double[] ratios = new double[rounds];
-                    double[] inJvmRatios = new double[rounds];
-                    double[] jvmOverInJvm = new double[rounds];
                     for (int r = 0; r < rounds; r++) {
                         // The binding and the C loop inside this JVM between two runs of the C process, in turns first.
                         nat[2 * r] = nativeRun(cmd, in, size);
@@ -546,13 +570,9 @@ public final class Suite {
                         }
                         nat[2 * r + 1] = nativeRun(cmd, in, size);
                         jm[r] = time(jeromq);
-                        double around = (nat[2 * r] + nat[2 * r + 1]) / 2.0; // throughput ratios: time over time
-                        ratios[r] = around / jv[r];
-                        inJvmRatios[r] = around / cj[r];
-                        jvmOverInJvm[r] = (double) cj[r] / jv[r];
                     }
                     long compiled = Harness.compilationMillis() - compiledBefore;
-                    out.add(new Interleaved(size, nat, jv, cj, jm, ratios, inJvmRatios, jvmOverInJvm, sharedWarmup, warmed, compiled));
+                    out.add(new Interleaved(size, nat, jv, cj, jm, sharedWarmup, warmed, compiled));
                     System.out.printf("interleaved %6d B: native %.2f ms, jvm %.2f ms, C inside the JVM %.2f ms, jeromq %.2f ms (%d + %d warm-up rounds, %d ms compiling while measured)%n", size,
                             median(nat) / 1e6, median(jv) / 1e6, median(cj) / 1e6, median(jm) / 1e6, sharedWarmup, warmed, compiled);
                 }
