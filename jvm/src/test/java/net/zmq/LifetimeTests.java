@@ -44,6 +44,35 @@ class LifetimeTests {
     }
 
     @Test
+    void contextCloseUnblocksAPollWithContextTerminated() throws Exception {
+        Context context = new Context();
+        Socket pull = context.socket(SocketType.PULL);
+        pull.bind("inproc://polled");
+        Poller poller = new Poller();
+        poller.add(pull, Poller.READABLE);
+        CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
+            try {
+                poller.poll(null);
+                return null;
+            } catch (Throwable t) {
+                return t;
+            }
+        }, r -> Thread.ofPlatform().start(r));
+        // Once the poller holds the socket the poll is about to wait in libzmq (or already does).
+        long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
+        while (!pull.core.inCall() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertTrue(pull.core.inCall(), "the poll did not start");
+        context.close();
+        Throwable thrown = outcome.get(10, TimeUnit.SECONDS);
+        assertTrue(thrown instanceof ContextTerminatedException, String.valueOf(thrown));
+        assertTrue(thrown.getMessage().contains("Polling 1 sockets"), thrown.getMessage());
+        poller.close();
+        assertTrue(pull.isClosed());
+    }
+
+    @Test
     void contextCloseIsBoundedByLingerWithUnsentMessages() {
         Context context = new Context();
         Socket push = context.socket(SocketType.PUSH);

@@ -510,13 +510,31 @@ public final class LibZmq {
     }
 
     // ---- polling, proxies
-    private static final MethodHandle POLL = handle("zmq_poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG), CAPTURE_ERRNO);
+    private static final MethodHandle POLL = handle("zmq_poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG));
+    private static final MethodHandle POLL_CAPTURING = handle("zmq_poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG), CAPTURE_ERRNO);
     private static final MethodHandle PROXY = handle("zmq_proxy", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS), CAPTURE_ERRNO);
     private static final MethodHandle PROXY_STEERABLE = handle("zmq_proxy_steerable", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS), CAPTURE_ERRNO);
 
+    /**
+     * zmq_poll: the number of items ready, or -1 with the reason in callState (EINTR: poll again).
+     * <p>The poll itself captures nothing. A capturing downcall makes a slice of its capture segment on each call,
+     * which only a caller compiled by C2 does without (escape analysis), and a poll is often too rare for C2 (a few
+     * per thousand messages received): it would allocate on every poll. When it fails, a second poll that does not
+     * wait tells why, capturing errno, as the failures of zmq_poll recur (ETERM, ENOTSOCK, EFAULT); if that one
+     * succeeds, the first was interrupted (EINTR), so its result is returned, or EINTR when nothing is ready.
+     */
     public static int poll(MemorySegment callState, MemorySegment items, int count, long timeoutMs) {
         try {
-            return (int) POLL.invokeExact(callState, items, count, timeoutMs);
+            int rc = (int) POLL.invokeExact(items, count, timeoutMs);
+            if (rc >= 0) {
+                return rc;
+            }
+            rc = (int) POLL_CAPTURING.invokeExact(callState, items, count, 0L);
+            if (rc == 0) {
+                callState.set(JAVA_INT, ERRNO_OFFSET, Errno.EINTR);
+                return -1;
+            }
+            return rc;
         } catch (Throwable t) {
             throw rethrow(t);
         }
