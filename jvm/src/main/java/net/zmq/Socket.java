@@ -409,36 +409,51 @@ public final class Socket implements AutoCloseable {
         return segment;
     }
 
-    /** One libzmq call of the given kind: zmq_send, zmq_recv (data, size) or zmq_msg_send, zmq_msg_recv (data = the zmq_msg_t). */
-    private static int call(int kind, SocketCore c, MemorySegment state, MemorySegment data, long size, int flags, boolean critical) {
+    /**
+     * One libzmq call of the given kind in the given mode ({@link LibZmq#CALL_CRITICAL} and the others): zmq_send,
+     * zmq_recv (data, size) or zmq_msg_send, zmq_msg_recv (data = the zmq_msg_t).
+     */
+    private static int call(int kind, int mode, SocketCore c, MemorySegment data, long size, int flags) {
         MemorySegment h = c.handle;
+        MemorySegment state = mode == LibZmq.CALL_ORDINARY ? null : c.callState();
         return switch (kind) {
-            case SEND -> critical ? LibZmq.sendCritical(state, h, data, size, flags) : LibZmq.send(state, h, data, size, flags);
-            case RECV -> critical ? LibZmq.recvCritical(state, h, data, size, flags) : LibZmq.recv(state, h, data, size, flags);
-            case MSG_SEND -> critical ? LibZmq.msgSendCritical(state, data, h, flags) : LibZmq.msgSend(state, data, h, flags);
-            default -> critical ? LibZmq.msgRecvCritical(state, data, h, flags) : LibZmq.msgRecv(state, data, h, flags);
+            case SEND -> LibZmq.send(mode, state, h, data, size, flags);
+            case RECV -> LibZmq.recv(mode, state, h, data, size, flags);
+            case MSG_SEND -> LibZmq.msgSend(mode, state, data, h, flags);
+            default -> LibZmq.msgRecv(mode, state, data, h, flags);
         };
     }
 
     /**
+     * After a call of the given kind failed: the same call once more without waiting, capturing errno (the first
+     * captured nothing: see LibZmq). Returns its result: the size when it succeeded this time (what failed, EAGAIN or
+     * EINTR, has passed), else -1 with errno in {@link SocketCore#callState()}.
+     */
+    private static int retryCapturing(int kind, SocketCore c, MemorySegment data, long size, int flags) {
+        return call(kind, LibZmq.CALL_CAPTURING, c, data, size, flags | ZMQ_DONTWAIT);
+    }
+
+    /**
      * Runs one send or receive of the given kind to its end, with the claim held: returns libzmq's result (the size),
-     * or -1 for EAGAIN; retries EINTR; throws for anything else. While no zero-copy message exists, a send, and a
-     * receive the caller asked not to wait for, is first tried critical and non-blocking (no thread-state
-     * transition): a send almost always succeeds at once. A blocking receive is not tried that way: when nothing is
-     * queued a non-blocking zmq_recv polls libzmq's mailbox descriptor (a system call), which a receiver that keeps up
-     * with its sender would pay on almost every frame. On a virtual thread a blocking call never blocks in libzmq: it
-     * tries non-blocking and parks until the socket's descriptor signals.
+     * or -1 for EAGAIN; retries EINTR; throws for anything else. A first try captures errno only where a failure is
+     * ordinary or must be told apart at once (a receive that does not wait; a blocking call with a timeout); any other
+     * failed try is made again without waiting through {@link #retryCapturing}, whose errno tells why (see LibZmq's
+     * send and receive modes). While no zero-copy message exists, a send, and a receive the caller asked not to wait
+     * for, is first tried critical and non-blocking (no thread-state transition): a send almost always succeeds at
+     * once. A blocking receive is not tried that way: when nothing is queued a non-blocking zmq_recv polls libzmq's
+     * mailbox descriptor (a system call), which a receiver that keeps up with its sender would pay on almost every
+     * frame. On a virtual thread a blocking call never blocks in libzmq: it tries non-blocking and parks until the
+     * socket's descriptor signals.
      */
     private int transfer(int kind, SocketCore c, MemorySegment data, long size, int flags) {
         boolean dontWait = (flags & ZMQ_DONTWAIT) != 0;
         boolean sending = kind == SEND || kind == MSG_SEND;
-        MemorySegment state = c.callState();
         if ((sending || dontWait) && LibZmq.criticalSendRecv()) {
-            int rc = call(kind, c, state, data, size, flags | ZMQ_DONTWAIT, true);
-            if (rc >= 0) {
+            int rc = call(kind, LibZmq.CALL_CRITICAL, c, data, size, flags | ZMQ_DONTWAIT);
+            if (rc >= 0 || sending && (rc = retryCapturing(kind, c, data, size, flags)) >= 0) {
                 return rc;
             }
-            int errno = LibZmq.errno(state);
+            int errno = LibZmq.errno(c.callState());
             if (errno == Errno.EAGAIN && dontWait) {
                 return -1;
             }
@@ -446,28 +461,34 @@ public final class Socket implements AutoCloseable {
                 throw error(errno, WHAT[kind]);
             }
         }
+        int timeoutMs = sending ? c.sendTimeoutMs : c.receiveTimeoutMs;
         if (!dontWait && Thread.currentThread().isVirtual() && Reactor.available()) {
             while (true) {
-                int rc = call(kind, c, state, data, size, flags | ZMQ_DONTWAIT, false);
-                if (rc >= 0) {
+                int rc = call(kind, LibZmq.CALL_ORDINARY, c, data, size, flags | ZMQ_DONTWAIT);
+                if (rc >= 0 || (rc = retryCapturing(kind, c, data, size, flags)) >= 0) {
                     return rc;
                 }
-                if (!failedAgain(c, LibZmq.errno(state), WHAT[kind], sending ? POLLOUT : POLLIN,
-                        sending ? c.sendTimeoutMs : c.receiveTimeoutMs)) {
+                if (!failedAgain(c, LibZmq.errno(c.callState()), WHAT[kind], sending ? POLLOUT : POLLIN, timeoutMs)) {
                     return -1;
                 }
             }
         }
+        // A call that waits without a timeout never meets EAGAIN: when its retry says EAGAIN, it was interrupted. With
+        // a timeout, only the call itself can tell its timeout (EAGAIN) from an interruption (EINTR), and a receive
+        // that does not wait meets EAGAIN as often as not: those capture errno on the first try.
+        int mode = dontWait ? (sending ? LibZmq.CALL_ORDINARY : LibZmq.CALL_CAPTURING)
+                : (timeoutMs >= 0 ? LibZmq.CALL_CAPTURING : LibZmq.CALL_ORDINARY);
         while (true) {
-            int rc = call(kind, c, state, data, size, flags, false);
-            if (rc >= 0) {
+            int rc = call(kind, mode, c, data, size, flags);
+            if (rc >= 0 || mode == LibZmq.CALL_ORDINARY && (rc = retryCapturing(kind, c, data, size, flags)) >= 0) {
                 return rc;
             }
-            int errno = LibZmq.errno(state);
+            int errno = LibZmq.errno(c.callState());
             if (errno == Errno.EAGAIN) {
-                return -1;
-            }
-            if (errno != Errno.EINTR) {
+                if (dontWait || mode == LibZmq.CALL_CAPTURING) {
+                    return -1;
+                }
+            } else if (errno != Errno.EINTR) {
                 throw error(errno, WHAT[kind]);
             }
         }

@@ -144,8 +144,14 @@ public final class LibZmq {
     // ---- sockets
     private static final MethodHandle SOCKET = handle("zmq_socket", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT), CAPTURE_ERRNO);
     private static final MethodHandle CLOSE = handle("zmq_close", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    private static final MethodHandle SETSOCKOPT = handle("zmq_setsockopt", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG), CRITICAL, CAPTURE_ERRNO);
-    private static final MethodHandle GETSOCKOPT = handle("zmq_getsockopt", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS), CRITICAL, CAPTURE_ERRNO);
+    // Options are read per message (RCVMORE, EVENTS): as with sends and receives (below), a first try captures nothing,
+    // and a failed one is made again capturing errno (the same arguments fail the same way).
+    private static final FunctionDescriptor SETSOCKOPT_TYPE = FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG);
+    private static final FunctionDescriptor GETSOCKOPT_TYPE = FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS);
+    private static final MethodHandle SETSOCKOPT = handle("zmq_setsockopt", SETSOCKOPT_TYPE, CRITICAL);
+    private static final MethodHandle SETSOCKOPT_CAPTURING = handle("zmq_setsockopt", SETSOCKOPT_TYPE, CRITICAL, CAPTURE_ERRNO);
+    private static final MethodHandle GETSOCKOPT = handle("zmq_getsockopt", GETSOCKOPT_TYPE, CRITICAL);
+    private static final MethodHandle GETSOCKOPT_CAPTURING = handle("zmq_getsockopt", GETSOCKOPT_TYPE, CRITICAL, CAPTURE_ERRNO);
     private static final MethodHandle BIND = handle("zmq_bind", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CAPTURE_ERRNO);
     private static final MethodHandle CONNECT = handle("zmq_connect", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CAPTURE_ERRNO);
     private static final MethodHandle UNBIND = handle("zmq_unbind", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CAPTURE_ERRNO);
@@ -172,7 +178,8 @@ public final class LibZmq {
 
     public static int setsockopt(MemorySegment callState, MemorySegment socket, int option, MemorySegment value, long size) {
         try {
-            return (int) SETSOCKOPT.invokeExact(callState, socket, option, value, size);
+            int rc = (int) SETSOCKOPT.invokeExact(socket, option, value, size);
+            return rc == 0 ? 0 : (int) SETSOCKOPT_CAPTURING.invokeExact(callState, socket, option, value, size);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -180,7 +187,8 @@ public final class LibZmq {
 
     public static int getsockopt(MemorySegment callState, MemorySegment socket, int option, MemorySegment value, MemorySegment size) {
         try {
-            return (int) GETSOCKOPT.invokeExact(callState, socket, option, value, size);
+            int rc = (int) GETSOCKOPT.invokeExact(socket, option, value, size);
+            return rc == 0 ? 0 : (int) GETSOCKOPT_CAPTURING.invokeExact(callState, socket, option, value, size);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -216,10 +224,39 @@ public final class LibZmq {
     }
 
     // ---- send and receive
-    private static final MethodHandle SEND = handle("zmq_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT), CAPTURE_ERRNO);
-    private static final MethodHandle RECV = handle("zmq_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT), CAPTURE_ERRNO);
-    private static final MethodHandle SEND_CRITICAL = handle("zmq_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT), CRITICAL, CAPTURE_ERRNO);
-    private static final MethodHandle RECV_CRITICAL = handle("zmq_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT), CRITICAL, CAPTURE_ERRNO);
+    /*
+     * Each of zmq_send, zmq_recv, zmq_msg_send and zmq_msg_recv has three handles, chosen by the mode argument: a
+     * critical one, an ordinary one that captures nothing, and an ordinary one that captures errno. A capturing
+     * downcall slices its capture segment on every call, an object that only escape analysis in a C2-compiled caller
+     * removes: a call that captures allocates whenever the JIT did not inline it all (a rare path, a recompilation).
+     * So the binding captures on a first try only where a failure is an ordinary outcome (a non-blocking receive,
+     * whose critical handles capture) or must be told apart at once (a timeout from an interruption), and otherwise
+     * learns why a call failed from a second try that captures (see Socket.transfer).
+     */
+    /**
+     * Mode: the critical handle (see {@link #criticalSendRecv()}; always with ZMQ_DONTWAIT). A send's captures
+     * nothing; a receive's captures errno, since a non-blocking receive meets EAGAIN as often as not.
+     */
+    public static final int CALL_CRITICAL = 0;
+    /** Mode: the ordinary handle, capturing nothing. */
+    public static final int CALL_ORDINARY = 1;
+    /** Mode: the ordinary handle, capturing errno into the call state (read it with {@link #errno}). */
+    public static final int CALL_CAPTURING = 2;
+
+    private static final FunctionDescriptor SEND_RECV = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT);
+    private static final FunctionDescriptor MSG_SEND_RECV = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT);
+    private static final MethodHandle SEND_CRITICAL = handle("zmq_send", SEND_RECV, CRITICAL);
+    private static final MethodHandle SEND = handle("zmq_send", SEND_RECV);
+    private static final MethodHandle SEND_CAPTURING = handle("zmq_send", SEND_RECV, CAPTURE_ERRNO);
+    private static final MethodHandle RECV_CRITICAL = handle("zmq_recv", SEND_RECV, CRITICAL, CAPTURE_ERRNO);
+    private static final MethodHandle RECV = handle("zmq_recv", SEND_RECV);
+    private static final MethodHandle RECV_CAPTURING = handle("zmq_recv", SEND_RECV, CAPTURE_ERRNO);
+    private static final MethodHandle MSG_SEND_CRITICAL = handle("zmq_msg_send", MSG_SEND_RECV, CRITICAL);
+    private static final MethodHandle MSG_SEND = handle("zmq_msg_send", MSG_SEND_RECV);
+    private static final MethodHandle MSG_SEND_CAPTURING = handle("zmq_msg_send", MSG_SEND_RECV, CAPTURE_ERRNO);
+    private static final MethodHandle MSG_RECV_CRITICAL = handle("zmq_msg_recv", MSG_SEND_RECV, CRITICAL, CAPTURE_ERRNO);
+    private static final MethodHandle MSG_RECV = handle("zmq_msg_recv", MSG_SEND_RECV);
+    private static final MethodHandle MSG_RECV_CAPTURING = handle("zmq_msg_recv", MSG_SEND_RECV, CAPTURE_ERRNO);
 
     /** -Dnet.zmq.critical=false turns the critical send and receive attempts off (to measure what they save). */
     private static final boolean CRITICAL_SEND_RECV = !"false".equals(System.getProperty("net.zmq.critical"));
@@ -236,76 +273,58 @@ public final class LibZmq {
         noZeroCopyYet = false;
     }
 
-    /** Whether {@link #sendCritical} and {@link #recvCritical} may be used (always with ZMQ_DONTWAIT). */
+    /** Whether {@link #CALL_CRITICAL} may be used (always with ZMQ_DONTWAIT). */
     public static boolean criticalSendRecv() {
         return CRITICAL_SEND_RECV && noZeroCopyYet;
     }
 
-    public static int sendCritical(MemorySegment callState, MemorySegment socket, MemorySegment buffer, long size, int flags) {
+    /** zmq_send in the given mode; callState is read only by {@link #CALL_CAPTURING}. */
+    public static int send(int mode, MemorySegment callState, MemorySegment socket, MemorySegment buffer, long size, int flags) {
         try {
-            return (int) SEND_CRITICAL.invokeExact(callState, socket, buffer, size, flags);
+            return switch (mode) {
+                case CALL_CRITICAL -> (int) SEND_CRITICAL.invokeExact(socket, buffer, size, flags);
+                case CALL_ORDINARY -> (int) SEND.invokeExact(socket, buffer, size, flags);
+                default -> (int) SEND_CAPTURING.invokeExact(callState, socket, buffer, size, flags);
+            };
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    public static int recvCritical(MemorySegment callState, MemorySegment socket, MemorySegment buffer, long size, int flags) {
+    /** zmq_recv in the given mode; callState is read by {@link #CALL_CRITICAL} and {@link #CALL_CAPTURING}. */
+    public static int recv(int mode, MemorySegment callState, MemorySegment socket, MemorySegment buffer, long size, int flags) {
         try {
-            return (int) RECV_CRITICAL.invokeExact(callState, socket, buffer, size, flags);
+            return switch (mode) {
+                case CALL_CRITICAL -> (int) RECV_CRITICAL.invokeExact(callState, socket, buffer, size, flags);
+                case CALL_ORDINARY -> (int) RECV.invokeExact(socket, buffer, size, flags);
+                default -> (int) RECV_CAPTURING.invokeExact(callState, socket, buffer, size, flags);
+            };
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    private static final MethodHandle MSG_SEND_CRITICAL = handle("zmq_msg_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CRITICAL, CAPTURE_ERRNO);
-    private static final MethodHandle MSG_RECV_CRITICAL = handle("zmq_msg_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CRITICAL, CAPTURE_ERRNO);
-
-    public static int msgSendCritical(MemorySegment callState, MemorySegment msg, MemorySegment socket, int flags) {
+    /** zmq_msg_send in the given mode; callState is read only by {@link #CALL_CAPTURING}. */
+    public static int msgSend(int mode, MemorySegment callState, MemorySegment msg, MemorySegment socket, int flags) {
         try {
-            return (int) MSG_SEND_CRITICAL.invokeExact(callState, msg, socket, flags);
+            return switch (mode) {
+                case CALL_CRITICAL -> (int) MSG_SEND_CRITICAL.invokeExact(msg, socket, flags);
+                case CALL_ORDINARY -> (int) MSG_SEND.invokeExact(msg, socket, flags);
+                default -> (int) MSG_SEND_CAPTURING.invokeExact(callState, msg, socket, flags);
+            };
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    public static int msgRecvCritical(MemorySegment callState, MemorySegment msg, MemorySegment socket, int flags) {
+    /** zmq_msg_recv in the given mode; callState is read by {@link #CALL_CRITICAL} and {@link #CALL_CAPTURING}. */
+    public static int msgRecv(int mode, MemorySegment callState, MemorySegment msg, MemorySegment socket, int flags) {
         try {
-            return (int) MSG_RECV_CRITICAL.invokeExact(callState, msg, socket, flags);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-    }
-
-    private static final MethodHandle MSG_SEND = handle("zmq_msg_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CAPTURE_ERRNO);
-    private static final MethodHandle MSG_RECV = handle("zmq_msg_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), CAPTURE_ERRNO);
-
-    public static int send(MemorySegment callState, MemorySegment socket, MemorySegment buffer, long size, int flags) {
-        try {
-            return (int) SEND.invokeExact(callState, socket, buffer, size, flags);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-    }
-
-    public static int recv(MemorySegment callState, MemorySegment socket, MemorySegment buffer, long size, int flags) {
-        try {
-            return (int) RECV.invokeExact(callState, socket, buffer, size, flags);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-    }
-
-    public static int msgSend(MemorySegment callState, MemorySegment msg, MemorySegment socket, int flags) {
-        try {
-            return (int) MSG_SEND.invokeExact(callState, msg, socket, flags);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-    }
-
-    public static int msgRecv(MemorySegment callState, MemorySegment msg, MemorySegment socket, int flags) {
-        try {
-            return (int) MSG_RECV.invokeExact(callState, msg, socket, flags);
+            return switch (mode) {
+                case CALL_CRITICAL -> (int) MSG_RECV_CRITICAL.invokeExact(callState, msg, socket, flags);
+                case CALL_ORDINARY -> (int) MSG_RECV.invokeExact(msg, socket, flags);
+                default -> (int) MSG_RECV_CAPTURING.invokeExact(callState, msg, socket, flags);
+            };
         } catch (Throwable t) {
             throw rethrow(t);
         }
