@@ -55,6 +55,8 @@ public final class CallCost {
                 "Socket.send(MemorySegment) (+ claim, binding)",
                 "Socket.send(byte[]) (+ 2 downcalls, heap copy)",
             };
+            // Each row writes its own loop out: one loop calling each row's call through an interface would add a
+            // call of its own to every measured one.
             LongSupplier[] rows = {
                 () -> {
                     long x = 0;
