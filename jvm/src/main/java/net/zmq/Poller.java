@@ -33,7 +33,7 @@ public final class Poller implements AutoCloseable {
 
     private final List<Socket> sockets = new ArrayList<>();
     private MemorySegment items = Native.malloc(ITEM_SIZE * 4);
-    /** Where zmq_poll captures errno (see {@link LibZmq#errno}). */
+    /** Where a failed zmq_poll's second try captures errno (see {@link LibZmq#poll}). */
     private final MemorySegment callState = Native.malloc(LibZmq.CALL_STATE_SIZE);
     private boolean closed;
 

@@ -411,11 +411,12 @@ public final class Socket implements AutoCloseable {
 
     /**
      * One libzmq call of the given kind in the given mode ({@link LibZmq#CALL_CRITICAL} and the others): zmq_send,
-     * zmq_recv (data, size) or zmq_msg_send, zmq_msg_recv (data = the zmq_msg_t).
+     * zmq_recv (data, size) or zmq_msg_send, zmq_msg_recv (data = the zmq_msg_t). The call state is looked up only
+     * for a mode that captures (on a thread-safe socket it is the thread's).
      */
     private static int call(int kind, int mode, SocketCore c, MemorySegment data, long size, int flags) {
         MemorySegment h = c.handle;
-        MemorySegment state = mode == LibZmq.CALL_ORDINARY ? null : c.callState();
+        MemorySegment state = LibZmq.captures(mode) ? c.callState() : null;
         return switch (kind) {
             case SEND -> LibZmq.send(mode, state, h, data, size, flags);
             case RECV -> LibZmq.recv(mode, state, h, data, size, flags);
@@ -449,7 +450,8 @@ public final class Socket implements AutoCloseable {
         boolean dontWait = (flags & ZMQ_DONTWAIT) != 0;
         boolean sending = kind == SEND || kind == MSG_SEND;
         if ((sending || dontWait) && LibZmq.criticalSendRecv()) {
-            int rc = call(kind, LibZmq.CALL_CRITICAL, c, data, size, flags | ZMQ_DONTWAIT);
+            int critical = sending ? LibZmq.CALL_CRITICAL : LibZmq.CALL_CRITICAL_CAPTURING;
+            int rc = call(kind, critical, c, data, size, flags | ZMQ_DONTWAIT);
             if (rc >= 0 || sending && (rc = retryCapturing(kind, c, data, size, flags)) >= 0) {
                 return rc;
             }

@@ -61,9 +61,10 @@ public final class LibZmq {
 
     /**
      * errno as the call that was given callState left it (any downcall linked with {@link #CAPTURE_ERRNO}, libc's
-     * too). The handle of every libzmq function whose errno the binding reads captures it into the segment passed first ({@link Linker.Option#captureCallState}): the JVM may
-     * itself overwrite errno between a downcall's return and a later zmq_errno() (blocking for a safepoint on the way
-     * back, for one). zmq_msg_init_size, which can only fail with ENOMEM, captures nothing.
+     * too). The binding reads errno only as a downcall captured it ({@link Linker.Option#captureCallState}), the failed
+     * call itself or a second try of it (sends, receives, options, polls: see below): the JVM may itself overwrite
+     * errno between a downcall's return and a later zmq_errno() (blocking for a safepoint on the way back, for one).
+     * zmq_msg_init_size, which can only fail with ENOMEM, captures nothing.
      */
     public static int errno(MemorySegment callState) {
         return callState.get(JAVA_INT, ERRNO_OFFSET);
@@ -229,19 +230,26 @@ public final class LibZmq {
      * critical one, an ordinary one that captures nothing, and an ordinary one that captures errno. A capturing
      * downcall slices its capture segment on every call, an object that only escape analysis in a C2-compiled caller
      * removes: a call that captures allocates whenever the JIT did not inline it all (a rare path, a recompilation).
-     * So the binding captures on a first try only where a failure is an ordinary outcome (a non-blocking receive,
-     * whose critical handles capture) or must be told apart at once (a timeout from an interruption), and otherwise
-     * learns why a call failed from a second try that captures (see Socket.transfer).
+     * So the binding captures on a first try only where a failure is an ordinary outcome (a non-blocking receive, whose
+     * critical handles capture) or must be told apart at once (a timeout from an interruption), and otherwise learns
+     * why a call failed from a second try that captures (see Socket.transfer).
      */
-    /**
-     * Mode: the critical handle (see {@link #criticalSendRecv()}; always with ZMQ_DONTWAIT). A send's captures
-     * nothing; a receive's captures errno, since a non-blocking receive meets EAGAIN as often as not.
-     */
+    /** Mode: the critical handle that captures nothing; sends only (see {@link #criticalSendRecv()}). */
     public static final int CALL_CRITICAL = 0;
     /** Mode: the ordinary handle, capturing nothing. */
     public static final int CALL_ORDINARY = 1;
+    /**
+     * Mode: the critical handle that captures errno; receives only (see {@link #criticalSendRecv()}): a non-blocking
+     * receive meets EAGAIN as often as not.
+     */
+    public static final int CALL_CRITICAL_CAPTURING = 2;
     /** Mode: the ordinary handle, capturing errno into the call state (read it with {@link #errno}). */
-    public static final int CALL_CAPTURING = 2;
+    public static final int CALL_CAPTURING = 3;
+
+    /** Whether a call in this mode reads its call state (captures errno into it). */
+    public static boolean captures(int mode) {
+        return mode >= CALL_CRITICAL_CAPTURING;
+    }
 
     private static final FunctionDescriptor SEND_RECV = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT);
     private static final FunctionDescriptor MSG_SEND_RECV = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT);
@@ -273,61 +281,69 @@ public final class LibZmq {
         noZeroCopyYet = false;
     }
 
-    /** Whether {@link #CALL_CRITICAL} may be used (always with ZMQ_DONTWAIT). */
+    /** Whether the critical modes may be used (always with ZMQ_DONTWAIT). */
     public static boolean criticalSendRecv() {
         return CRITICAL_SEND_RECV && noZeroCopyYet;
     }
 
-    /** zmq_send in the given mode; callState is read only by {@link #CALL_CAPTURING}. */
+    /** zmq_send in mode {@link #CALL_CRITICAL}, {@link #CALL_ORDINARY} or {@link #CALL_CAPTURING}. */
     public static int send(int mode, MemorySegment callState, MemorySegment socket, MemorySegment buffer, long size, int flags) {
         try {
             return switch (mode) {
                 case CALL_CRITICAL -> (int) SEND_CRITICAL.invokeExact(socket, buffer, size, flags);
                 case CALL_ORDINARY -> (int) SEND.invokeExact(socket, buffer, size, flags);
-                default -> (int) SEND_CAPTURING.invokeExact(callState, socket, buffer, size, flags);
+                case CALL_CAPTURING -> (int) SEND_CAPTURING.invokeExact(callState, socket, buffer, size, flags);
+                default -> throw noHandle("zmq_send", mode);
             };
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    /** zmq_recv in the given mode; callState is read by {@link #CALL_CRITICAL} and {@link #CALL_CAPTURING}. */
+    /** zmq_recv in mode {@link #CALL_CRITICAL_CAPTURING}, {@link #CALL_ORDINARY} or {@link #CALL_CAPTURING}. */
     public static int recv(int mode, MemorySegment callState, MemorySegment socket, MemorySegment buffer, long size, int flags) {
         try {
             return switch (mode) {
-                case CALL_CRITICAL -> (int) RECV_CRITICAL.invokeExact(callState, socket, buffer, size, flags);
+                case CALL_CRITICAL_CAPTURING -> (int) RECV_CRITICAL.invokeExact(callState, socket, buffer, size, flags);
                 case CALL_ORDINARY -> (int) RECV.invokeExact(socket, buffer, size, flags);
-                default -> (int) RECV_CAPTURING.invokeExact(callState, socket, buffer, size, flags);
+                case CALL_CAPTURING -> (int) RECV_CAPTURING.invokeExact(callState, socket, buffer, size, flags);
+                default -> throw noHandle("zmq_recv", mode);
             };
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    /** zmq_msg_send in the given mode; callState is read only by {@link #CALL_CAPTURING}. */
+    /** zmq_msg_send in mode {@link #CALL_CRITICAL}, {@link #CALL_ORDINARY} or {@link #CALL_CAPTURING}. */
     public static int msgSend(int mode, MemorySegment callState, MemorySegment msg, MemorySegment socket, int flags) {
         try {
             return switch (mode) {
                 case CALL_CRITICAL -> (int) MSG_SEND_CRITICAL.invokeExact(msg, socket, flags);
                 case CALL_ORDINARY -> (int) MSG_SEND.invokeExact(msg, socket, flags);
-                default -> (int) MSG_SEND_CAPTURING.invokeExact(callState, msg, socket, flags);
+                case CALL_CAPTURING -> (int) MSG_SEND_CAPTURING.invokeExact(callState, msg, socket, flags);
+                default -> throw noHandle("zmq_msg_send", mode);
             };
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    /** zmq_msg_recv in the given mode; callState is read by {@link #CALL_CRITICAL} and {@link #CALL_CAPTURING}. */
+    /** zmq_msg_recv in mode {@link #CALL_CRITICAL_CAPTURING}, {@link #CALL_ORDINARY} or {@link #CALL_CAPTURING}. */
     public static int msgRecv(int mode, MemorySegment callState, MemorySegment msg, MemorySegment socket, int flags) {
         try {
             return switch (mode) {
-                case CALL_CRITICAL -> (int) MSG_RECV_CRITICAL.invokeExact(callState, msg, socket, flags);
+                case CALL_CRITICAL_CAPTURING -> (int) MSG_RECV_CRITICAL.invokeExact(callState, msg, socket, flags);
                 case CALL_ORDINARY -> (int) MSG_RECV.invokeExact(msg, socket, flags);
-                default -> (int) MSG_RECV_CAPTURING.invokeExact(callState, msg, socket, flags);
+                case CALL_CAPTURING -> (int) MSG_RECV_CAPTURING.invokeExact(callState, msg, socket, flags);
+                default -> throw noHandle("zmq_msg_recv", mode);
             };
         } catch (Throwable t) {
             throw rethrow(t);
         }
+    }
+
+    private static IllegalArgumentException noHandle(String function, int mode) {
+        return new IllegalArgumentException(function + " has no handle for mode " + mode);
     }
 
     // ---- messages
