@@ -32,6 +32,16 @@ public sealed class UndisposedAsyncSocketTests
         // Held until their descriptors are counted: a collection that another test's work sets off meanwhile would
         // otherwise close some of them before the count.
         Socket?[] dealers = UseAsynchronously(context, router.LastEndpoint);
+        // Every dealer's hello reached the router, so every connection is made: each holds its descriptors (a dealer's
+        // send completes once queued, before its connection exists), and the count below does not race the connects.
+        using (var hello = new MultipartMessage())
+        {
+            for (int i = 0; i < DealerCount; i++)
+            {
+                Assert.True(router.TryRecvMultipart(hello, Timeouts.Wait), $"hello {i} did not reach the router");
+            }
+        }
+
         int whileOpen = OpenDescriptors();
         Assert.True(whileOpen - before >= DealerCount, $"{DealerCount} connected sockets hold descriptors ({before} -> {whileOpen})");
         WeakReference[] dropped = Drop(dealers);
