@@ -14,7 +14,12 @@ string endpoint = endpointAt >= 0 && endpointAt + 1 < args.Length ? args[endpoin
     : selfTest ? "tcp://127.0.0.1:*" : "tcp://127.0.0.1:5555";
 
 HostApplicationBuilder builder = Host.CreateApplicationBuilder();
-builder.Logging.ClearProviders().AddSimpleConsole(options => options.SingleLine = true);
+builder.Logging.ClearProviders().AddSimpleConsole(options =>
+{
+    options.SingleLine = true;
+    options.UseUtcTimestamp = true;
+    options.TimestampFormat = "yyyy-MM-ddTHH:mm:ss.fffZ ";   // taken when the line is logged, before it is queued for the console
+});
 builder.Services.Configure<ConsoleLifetimeOptions>(options => options.SuppressStatusMessages = selfTest);
 builder.Services.AddZmqContext();
 builder.Services.AddSingleton(new ServerEndpoint(endpoint));
