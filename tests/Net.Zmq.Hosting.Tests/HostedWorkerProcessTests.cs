@@ -37,12 +37,23 @@ public sealed partial class HostedWorkerProcessTests(ITestOutputHelper output)
     public async Task The_sample_serves_a_request_and_its_worker_stops_within_a_second_of_SIGINT_then_it_exits_with_code_0()
     {
         Assert.True(File.Exists(SampleDll), $"the sample was not built: {SampleDll}");
-        var start = new ProcessStartInfo(Environment.ProcessPath is { } host && Path.GetFileNameWithoutExtension(host) == "dotnet" ? host : "dotnet")
+        string dotnet = Environment.ProcessPath is { } host && Path.GetFileNameWithoutExtension(host) == "dotnet" ? host : "dotnet";
+        // Run from a shell's background job without job control (`./build.sh test &` in a script), this process ignores
+        // SIGINT, and so would the sample: an ignored signal stays ignored across exec. The sample is then started
+        // through coreutils' env, which restores SIGINT's default, as Ctrl+C in a terminal finds it.
+        bool sigIntIgnoredHere = SignalIgnored(SigInt);
+        var start = new ProcessStartInfo(sigIntIgnoredHere ? "env" : dotnet)
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             UseShellExecute = false,
         };
+        if (sigIntIgnoredHere)
+        {
+            start.ArgumentList.Add("--default-signal=INT");
+            start.ArgumentList.Add(dotnet);
+        }
+
         start.ArgumentList.Add(SampleDll);
         start.ArgumentList.Add("--endpoint");
         start.ArgumentList.Add("tcp://127.0.0.1:*");
@@ -98,6 +109,13 @@ public sealed partial class HostedWorkerProcessTests(ITestOutputHelper output)
                 output.WriteLine(printed.ToString());
             }
         }
+    }
+
+    /// <summary>Whether this process ignores signal (its bit in /proc/self/status's SigIgn mask).</summary>
+    private static bool SignalIgnored(int signal)
+    {
+        string mask = File.ReadLines("/proc/self/status").First(line => line.StartsWith("SigIgn:", StringComparison.Ordinal))["SigIgn:".Length..].Trim();
+        return ((ulong.Parse(mask, NumberStyles.HexNumber, CultureInfo.InvariantCulture) >> (signal - 1)) & 1) != 0;
     }
 
     private static void Collect(string? line, System.Text.StringBuilder printed, TaskCompletionSource<string>? serving, TaskCompletionSource<(DateTime Logged, long Read)>? workerStopped)
