@@ -1,0 +1,117 @@
+package net.zmq;
+
+import java.lang.foreign.Arena;
+import java.util.Arrays;
+import net.zmq.internal.LibZmq;
+import net.zmq.support.Zmq;
+
+/**
+ * Run in a child JVM by ArrayCallTests: the array sends and receives, first in a process where no zero-copy message
+ * exists yet (critical calls where the binding uses them, unless -Dnet.zmq.critical=false), then after one was made
+ * (the ordinary calls). Prints one line per phase; any failed check throws, so the JVM exits non-zero.
+ */
+public final class ArrayCallProbe {
+    private ArrayCallProbe() {
+    }
+
+    public static void main(String[] args) {
+        try (Context context = new Context()) {
+            check(context);
+            try (Arena arena = Arena.ofConfined(); Message zeroCopy = new Message(arena.allocate(8), segment -> { })) {
+                expect(zeroCopy.size() == 8, "zero-copy message of 8 bytes");
+            }
+            check(context);
+        }
+    }
+
+    private static void check(Context context) {
+        boolean critical = LibZmq.criticalSendRecv();
+        // Frames and buffers smaller and larger than the other side's.
+        for (int frameSize : new int[] {10, 300}) {
+            for (int bufferSize : new int[] {8, 294}) {
+                checkFrames(context, frameSize, bufferSize);
+            }
+        }
+        try (Socket push = Zmq.socket(context, SocketType.PUSH)) {
+            for (int size : new int[] {10, 300}) {
+                byte[] data = digits(size);
+                expect(!push.send(data, SendFlags.DONT_WAIT), "a PUSH without a peer refuses a frame: false");
+                expect(!push.send(data, 1, size - 3, SendFlags.DONT_WAIT_SEND_MORE), "and a range of one");
+            }
+        }
+        try (Socket req = Zmq.socket(context, SocketType.REQ); Socket rep = Zmq.socket(context, SocketType.REP)) {
+            Zmq.connect(rep, req, "inproc");
+            for (int size : new int[] {10, 300}) {
+                ZmqException early = expectThrows(ZmqException.class, () -> req.recv(new byte[size], RecvFlags.DONT_WAIT));
+                expect(early.getMessage().contains("out of turn"), "EFSM explained: " + early.getMessage());
+            }
+            expect(req.send(digits(10), SendFlags.NONE), "a request");
+            expectThrows(ZmqException.class, () -> req.send(digits(10), SendFlags.DONT_WAIT));
+            expectThrows(ZmqException.class, () -> req.send(digits(300), SendFlags.NONE));
+        }
+        System.out.println("array calls checked, critical=" + critical);
+    }
+
+    /** Ranges, truncation and EAGAIN for frames of frameSize received into buffers of bufferSize. */
+    private static void checkFrames(Context context, int frameSize, int bufferSize) {
+        String what = " (frame " + frameSize + " B, buffer " + bufferSize + " B)";
+        byte[] data = digits(frameSize);
+        try (Socket a = Zmq.socket(context, SocketType.PAIR); Socket b = Zmq.socket(context, SocketType.PAIR)) {
+            Zmq.connect(a, b, "inproc");
+            expect(a.send(data, 2, frameSize - 5, SendFlags.NONE), "a range of an array sent" + what);
+            expect(Arrays.equals(Arrays.copyOfRange(data, 2, frameSize - 3), b.recvBytes()), "the range, and only it, arrived" + what);
+
+            // The first frame, received waiting, puts the second (sent before it returned) within a non-waiting reach.
+            expect(a.send(data, SendFlags.DONT_WAIT_SEND_MORE), "a frame sent without waiting" + what);
+            expect(a.send(data, SendFlags.DONT_WAIT), "a second frame sent without waiting" + what);
+            byte[] buffer = filled(bufferSize);
+            expect(b.recv(buffer) == frameSize, "a receive returns the frame's full size" + what);
+            int kept = Math.min(frameSize, bufferSize);
+            expect(Arrays.equals(data, 0, kept, buffer, 0, kept), "what fits was kept" + what);
+            expect(Arrays.equals(filled(bufferSize - kept), 0, bufferSize - kept, buffer, kept, bufferSize), "nothing written past the frame" + what);
+
+            buffer = filled(bufferSize);
+            int length = bufferSize - 4;
+            expect(b.recv(buffer, 2, length, RecvFlags.DONT_WAIT) == frameSize, "a receive that does not wait returns the full size" + what);
+            kept = Math.min(frameSize, length);
+            expect(Arrays.equals(data, 0, kept, buffer, 2, 2 + kept), "the frame's start, in the range" + what);
+            expect(buffer[0] == 'x' && buffer[1] == 'x' && buffer[bufferSize - 1] == 'x' && buffer[bufferSize - 2] == 'x',
+                    "nothing written outside the range" + what);
+            expect(b.recv(buffer, RecvFlags.DONT_WAIT) == -1, "nothing queued: -1" + what);
+            expectThrows(IndexOutOfBoundsException.class, () -> a.send(data, frameSize - 2, 3, SendFlags.NONE));
+            expectThrows(IndexOutOfBoundsException.class, () -> b.recv(new byte[bufferSize], -1, 2, RecvFlags.DONT_WAIT));
+        }
+    }
+
+    private static byte[] digits(int size) {
+        byte[] data = new byte[size];
+        for (int i = 0; i < size; i++) {
+            data[i] = (byte) ('0' + i % 10);
+        }
+        return data;
+    }
+
+    private static byte[] filled(int size) {
+        byte[] buffer = new byte[size];
+        Arrays.fill(buffer, (byte) 'x');
+        return buffer;
+    }
+
+    private static void expect(boolean condition, String what) {
+        if (!condition) {
+            throw new AssertionError("failed: " + what);
+        }
+    }
+
+    private static <T extends Throwable> T expectThrows(Class<T> type, Runnable call) {
+        try {
+            call.run();
+        } catch (Throwable t) {
+            if (type.isInstance(t)) {
+                return type.cast(t);
+            }
+            throw new AssertionError("expected " + type.getSimpleName() + ", got " + t, t);
+        }
+        throw new AssertionError("expected " + type.getSimpleName() + ", nothing thrown");
+    }
+}
