@@ -2,6 +2,7 @@ package net.zmq.bench;
 
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.locks.LockSupport;
 import net.zmq.Message;
 import net.zmq.internal.Native;
 
@@ -9,19 +10,28 @@ import net.zmq.internal.Native;
  * A fixed set of native buffers holding one payload, for the zero-copy benchmark: the data already lives in native
  * memory (the case zero-copy is for), each buffer is handed to libzmq and comes back through the free callback, which
  * runs on libzmq's I/O thread. Taking and returning allocate nothing (an array-backed queue). When every buffer is in
- * libzmq's hands the sender waits for one to come back, as a real pool of fixed memory would: making more would copy
- * the payload into each new one (a copying send with extra steps), and with HWM 0 the sender runs thousands of
- * messages ahead of the wire.
+ * libzmq's hands the sender waits until half of them have come back, as libzmq's own sender waits at its high-water
+ * mark until the queue is down to the low-water mark: waking it for every buffer that comes back would cost a thread
+ * switch per message. Making more buffers instead would copy the payload into each new one (a copying send with extra
+ * steps), and with HWM 0 the sender runs thousands of messages ahead of the wire.
  */
 final class NativeBufferPool implements Message.FreeCallback {
     /** The pool's memory: 64 MiB, and never more buffers than one operation sends (so small sizes never wait). */
     static final long BYTES = 64L << 20;
 
     private final ArrayBlockingQueue<MemorySegment> free;
+    /** How many buffers must be back before a waiting sender goes on. */
+    private final int lowWater;
+    /**
+     * The sender (one thread takes from a pool) while it waits for buffers, else null. It publishes itself here, then reads how many are free; the
+     * callback adds a buffer, then reads this: the queue's lock orders the two, so one of them sees the other.
+     */
+    private volatile Thread waiting;
 
     NativeBufferPool(byte[] payload) {
         int buffers = buffers(payload.length);
         free = new ArrayBlockingQueue<>(buffers);
+        lowWater = Math.max(1, buffers / 2);
         for (int i = 0; i < buffers; i++) {
             MemorySegment buffer = Native.malloc(payload.length);
             MemorySegment.copy(MemorySegment.ofArray(payload), 0, buffer, 0, payload.length);
@@ -34,18 +44,30 @@ final class NativeBufferPool implements Message.FreeCallback {
         return (int) Math.min(Suite.MESSAGES, BYTES / Math.max(size, 1));
     }
 
-    /** A buffer holding the payload, waiting while all of them are in flight. */
+    /** A buffer holding the payload; when none is free, waits until half the pool is back. */
     MemorySegment take() {
-        try {
-            return free.take();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for a buffer to come back from libzmq", e);
+        MemorySegment buffer = free.poll();
+        if (buffer != null) {
+            return buffer;
         }
+        assert waiting == null : "two senders take from one pool";
+        waiting = Thread.currentThread();
+        try {
+            while (free.size() < lowWater) {
+                LockSupport.park(this); // all buffers are in flight: at least lowWater of them will come back
+            }
+        } finally {
+            waiting = null;
+        }
+        return free.poll();
     }
 
     @Override
     public void free(MemorySegment buffer) {
         free.add(buffer); // one of ours: there is always room for it
+        Thread sender = waiting;
+        if (sender != null && free.size() >= lowWater) {
+            LockSupport.unpark(sender);
+        }
     }
 }
