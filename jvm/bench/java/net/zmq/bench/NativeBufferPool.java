@@ -16,8 +16,13 @@ import net.zmq.internal.Native;
  * steps), and with HWM 0 the sender runs thousands of messages ahead of the wire.
  */
 final class NativeBufferPool implements Message.FreeCallback {
-    /** The pool's memory: 64 MiB, and never more buffers than one operation sends (so small sizes never wait). */
-    static final long BYTES = 64L << 20;
+    /**
+     * The pool's memory: 8 MiB, and never more buffers than one operation sends (so small sizes never wait). A buffer
+     * goes round the whole pool before it is sent again, so a pool far larger than the processor's caches has the
+     * kernel read every buffer from main memory, while the copying send copies from one array that stays in the cache:
+     * at 64 KB, a 64 MiB pool made the zero-copy send level with the copying one (jvm/README.md).
+     */
+    static final long BYTES = 8L << 20;
 
     private final ArrayBlockingQueue<MemorySegment> free;
     /** How many buffers must be back before a waiting sender goes on. */
