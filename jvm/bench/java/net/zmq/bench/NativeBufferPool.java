@@ -22,7 +22,7 @@ final class NativeBufferPool implements Message.FreeCallback {
      * kernel read every buffer from main memory, while the copying send copies from one array that stays in the cache:
      * at 64 KB, a 64 MiB pool made the zero-copy send level with the copying one (jvm/README.md).
      */
-    static final long BYTES = 8L << 20;
+    static long bytes = 8L << 20; // Suite --pool-mib N sets it, before the first pool is made
 
     private final ArrayBlockingQueue<MemorySegment> free;
     /** How many buffers must be back before a waiting sender goes on. */
@@ -46,7 +46,7 @@ final class NativeBufferPool implements Message.FreeCallback {
 
     /** How many buffers a pool for payloads of size holds. */
     static int buffers(int size) {
-        return (int) Math.min(Suite.MESSAGES, BYTES / Math.max(size, 1));
+        return (int) Math.min(Suite.MESSAGES, bytes / Math.max(size, 1));
     }
 
     /** A buffer holding the payload; when none is free, waits until half the pool is back. */

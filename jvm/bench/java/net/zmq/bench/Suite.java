@@ -63,6 +63,7 @@ public final class Suite {
                 }
                 case "--interleaved-only" -> suite.interleavedOnly = true;
                 case "--zero-copy-only" -> suite.zeroCopyOnly = true;
+                case "--pool-mib" -> NativeBufferPool.bytes = Long.parseLong(args[++i]) << 20;
                 case "--rounds" -> suite.rounds = suite.zeroCopyRounds = Integer.parseInt(args[++i]);
                 case "--quick" -> {
                     suite.warmups = 1;
@@ -744,7 +745,7 @@ public final class Suite {
 
         md.append("\n## Zero-copy against a copying Message send\n\nThe Message and MessageZeroCopy loops of the memory table, in a pair of ROUTER pairs of their own, taking turns for ")
                 .append(zeroCopyRounds).append(" rounds per size after the warm-up; per round, the zero-copy loop's time over the copying loop's (the two run one after the other, in alternating order): the mean of those ratios with its 95% confidence interval (below 1: the zero-copy send is faster). The pool holds ")
-                .append(NativeBufferPool.BYTES >> 20).append(" MiB of buffers, at most one operation's worth (64 KB: ").append(NativeBufferPool.buffers(65536))
+                .append(NativeBufferPool.bytes >> 20).append(" MiB of buffers, at most one operation's worth (64 KB: ").append(NativeBufferPool.buffers(65536))
                 .append(" buffers); when all are in flight the sender waits for half of them to come back.\n\n");
         md.append("| Size | Message (median) | MessageZeroCopy (median) | ZeroCopy / Message per round: mean ± 95% | min–max |\n|-----:|--------:|----------------:|-------------------:|--------:|\n");
         for (Paired p : zeroCopy) {
