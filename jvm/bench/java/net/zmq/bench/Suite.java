@@ -756,7 +756,7 @@ public final class Suite {
         for (Interleaved i : interleaved) {
             if (i.size() == 64 || i.size() == 1024) {
                 double ratio = median(i.nativeNs()) / median(i.jvmNs());
-                md.append(String.format("- Reused buffer at %s: %.2f× native C (target ≥ 0.95): %s. Per round %.2f ± %.2f; the C loop inside this JVM %.2f ± %.2f, and this binding %.2f ± %.2f of that.%n",
+                md.append(String.format("- Reused buffer at %s: %.3f× native C (target ≥ 0.95): %s. Per round %.2f ± %.2f; the C loop inside this JVM %.2f ± %.2f, and this binding %.2f ± %.2f of that.%n",
                         size(i.size()), ratio, ratio >= 0.95 ? "met" : "**not met**", i.mean(), i.halfInterval(), mean(i.inJvmRatios()), halfInterval(i.inJvmRatios()),
                         mean(i.jvmOverInJvm()), halfInterval(i.jvmOverInJvm())));
             }
