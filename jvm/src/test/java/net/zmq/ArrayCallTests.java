@@ -3,10 +3,7 @@ package net.zmq;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import net.zmq.support.ChildJvm;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,23 +13,13 @@ import org.junit.jupiter.api.Test;
  */
 class ArrayCallTests {
     private static String probe(String... properties) throws Exception {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-ea",
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("net.zmq.test.classpath", System.getProperty("java.class.path"))));
-        command.addAll(List.of(properties));
-        command.add(ArrayCallProbe.class.getName());
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        p.getOutputStream().close();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("the probe did not finish in 60 s");
-        }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), out);
-        return out;
+        ChildJvm.Outcome outcome = ChildJvm.run(ArrayCallProbe.class, properties);
+        assertEquals(0, outcome.exit(), outcome.out());
+        return outcome.out();
     }
 
     @Test
-    void arraysOfEverySizeTryCriticalCallsUntilAZeroCopyMessageExistsThenOrdinaryOnes() throws Exception {
+    void arraysTakeTheCriticalCallsUntilAZeroCopyMessageExistsThenTheOrdinaryOnes() throws Exception {
         String out = probe();
         assertTrue(out.contains("array calls checked, critical=true\narray calls checked, critical=false\n"), out);
     }

@@ -5,33 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import net.zmq.support.ChildJvm;
+import net.zmq.support.ChildJvm.Outcome;
 import org.junit.jupiter.api.Test;
 
 /** The loader, each case in a child JVM (a process loads libzmq once): bundled extraction, the override, failure. */
 class LoaderTests {
-    private record Outcome(int exit, String out) {
-    }
-
     private static Outcome probe(String... properties) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("net.zmq.test.classpath", System.getProperty("java.class.path"))));
-        command.addAll(List.of(properties));
-        command.add(LoaderProbe.class.getName());
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        p.getOutputStream().close();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("the probe did not finish in 60 s");
-        }
-        return new Outcome(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        return ChildJvm.run(LoaderProbe.class, properties);
     }
 
     @Test
