@@ -7,7 +7,6 @@ import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 import net.zmq.internal.Errno;
 import net.zmq.internal.LibZmq;
 import net.zmq.internal.Native;
@@ -127,14 +126,8 @@ public final class Poller implements AutoCloseable {
                     throwUnlessInterrupted(count);
                     continue;
                 }
-                if (timeoutMs > 0) {
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0) {
-                        return 0;
-                    }
-                    LockSupport.parkNanos(this, left);
-                } else {
-                    LockSupport.park(this);
+                if (!Socket.parkUntil(this, timeoutMs > 0, deadline)) {
+                    return 0;
                 }
                 // As a blocking zmq_poll, this wait is not interruptible; the caller keeps the interrupt status.
                 interrupted |= Thread.interrupted();

@@ -520,14 +520,8 @@ public final class Socket implements AutoCloseable {
         c.addWaiter(self);
         try {
             while ((getIntOption(c, SocketOption.EVENTS) & event) == 0) {
-                if (timeoutMs > 0) {
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0) {
-                        return false;
-                    }
-                    LockSupport.parkNanos(this, left);
-                } else {
-                    LockSupport.park(this);
+                if (!parkUntil(this, timeoutMs > 0, deadline)) {
+                    return false;
                 }
                 // A blocking libzmq call is not interruptible; nor is this wait. Keep the status for the caller.
                 interrupted |= Thread.interrupted();
@@ -539,6 +533,23 @@ public final class Socket implements AutoCloseable {
                 self.interrupt();
             }
         }
+    }
+
+    /**
+     * Parks the calling thread until it is unparked (or spuriously woken), or, when timed, until deadline
+     * ({@link System#nanoTime}). Returns false, without parking, once the deadline has passed.
+     */
+    static boolean parkUntil(Object blocker, boolean timed, long deadline) {
+        if (!timed) {
+            LockSupport.park(blocker);
+            return true;
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            return false;
+        }
+        LockSupport.parkNanos(blocker, left);
+        return true;
     }
 
     /**
