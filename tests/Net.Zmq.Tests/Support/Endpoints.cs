@@ -13,14 +13,27 @@ internal static class Endpoints
     public static string NewInproc() => $"inproc://net-zmq-tests-{Guid.NewGuid():N}";
 
     /// <summary>
-    /// A loopback tcp endpoint nobody listens on: a port the system handed out a moment ago and took back. For a socket
-    /// that must connect and never reach a peer (its messages stay queued, it keeps retrying).
+    /// A loopback tcp endpoint nobody listens on, for a socket that must connect and never reach a peer (its messages
+    /// stay queued, it keeps retrying): a port found free, below the systems' ephemeral ranges (Linux 32768-60999,
+    /// Windows and macOS 49152-65535). An ephemeral port would go back to the system, which could hand it to another
+    /// test's bind to <see cref="EphemeralTcp"/> while this socket retries it, and deliver its queued messages there.
     /// </summary>
     public static string UnusedTcp()
     {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return $"tcp://127.0.0.1:{((IPEndPoint)listener.LocalEndpoint).Port}";
+        for (int attempt = 1; ; attempt++)
+        {
+            int port = Random.Shared.Next(20000, 32768);
+            try
+            {
+                using var listener = new TcpListener(IPAddress.Loopback, port);
+                listener.Start();
+                return $"tcp://127.0.0.1:{port}";
+            }
+            catch (SocketException) when (attempt < 100)
+            {
+                // In use: try another.
+            }
+        }
     }
 
     /// <summary>Binds <paramref name="socket"/> to <see cref="EphemeralTcp"/> and returns the endpoint it got, port included.</summary>
