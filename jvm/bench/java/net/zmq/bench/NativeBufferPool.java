@@ -20,7 +20,7 @@ final class NativeBufferPool implements Message.FreeCallback {
      * The pool's memory: 8 MiB, and never more buffers than one operation sends (so small sizes never wait). A buffer
      * goes round the whole pool before it is sent again, so a pool far larger than the processor's caches has the
      * kernel read every buffer from main memory, while the copying send copies from one array that stays in the cache:
-     * at 64 KB, a 64 MiB pool made the zero-copy send level with the copying one (jvm/README.md).
+     * at 64 KB, with a 64 MiB pool the zero-copy send saved a tenth of the copying send's time at most (jvm/README.md).
      */
     static long bytes = 8L << 20; // Suite --pool-mib N sets it, before the first pool is made
 
@@ -28,8 +28,9 @@ final class NativeBufferPool implements Message.FreeCallback {
     /** How many buffers must be back before a waiting sender goes on. */
     private final int lowWater;
     /**
-     * The sender (one thread takes from a pool) while it waits for buffers, else null. It publishes itself here, then reads how many are free; the
-     * callback adds a buffer, then reads this: the queue's lock orders the two, so one of them sees the other.
+     * The sender (one thread takes from a pool) while it waits for buffers, else null. It publishes itself here, then
+     * reads how many are free; the callback adds a buffer, then reads this: the queue's lock orders the two, so one of
+     * them sees the other.
      */
     private volatile Thread waiting;
 
