@@ -545,8 +545,9 @@ public final class LibZmq {
     }
 
     // ---- polling, proxies
-    private static final MethodHandle POLL = handle("zmq_poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG));
-    private static final MethodHandle POLL_CAPTURING = handle("zmq_poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG), CAPTURE_ERRNO);
+    private static final FunctionDescriptor POLL_TYPE = FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG);
+    private static final MethodHandle POLL = handle("zmq_poll", POLL_TYPE);
+    private static final MethodHandle POLL_CAPTURING = handle("zmq_poll", POLL_TYPE, CAPTURE_ERRNO);
     private static final MethodHandle PROXY = handle("zmq_proxy", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS), CAPTURE_ERRNO);
     private static final MethodHandle PROXY_STEERABLE = handle("zmq_proxy_steerable", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS), CAPTURE_ERRNO);
 
