@@ -2,7 +2,6 @@ package net.zmq.bench;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.reflect.Field;
 import java.util.Arrays;
 import java.util.function.LongSupplier;
 import net.zmq.Context;
@@ -41,7 +40,7 @@ public final class CallCost {
         int n = calls;
         int size = 64;
         try (Context context = new Context(); Socket pub = context.socket(SocketType.PUB); Arena arena = Arena.ofConfined()) {
-            MemorySegment handle = nativeHandle(pub);
+            MemorySegment handle = Harness.nativeHandle(pub);
             MemorySegment state = arena.allocate(LibZmq.CALL_STATE_SIZE);
             MemorySegment segment = arena.allocate(size);
             MemorySegment msg = arena.allocate(LibZmq.MSG_SIZE);
@@ -135,13 +134,4 @@ public final class CallCost {
         return sorted[sorted.length / 2];
     }
 
-    /** The socket's native handle, for the raw rows: Socket.core.handle (the diagnostic runs on the class path). */
-    private static MemorySegment nativeHandle(Socket socket) throws ReflectiveOperationException {
-        Field core = Socket.class.getDeclaredField("core");
-        core.setAccessible(true);
-        Object c = core.get(socket);
-        Field handle = c.getClass().getDeclaredField("handle");
-        handle.setAccessible(true);
-        return (MemorySegment) handle.get(c);
-    }
 }

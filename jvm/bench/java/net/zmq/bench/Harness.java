@@ -1,9 +1,12 @@
 package net.zmq.bench;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
+import java.lang.reflect.Field;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import net.zmq.Socket;
 
 /**
  * A small stand-in for JMH (which Debian does not package): warm-up rounds until the JIT compilers are quiet, then
@@ -195,5 +198,18 @@ final class Harness {
             benchmarks.get(k).result = new Result(nanos[k], allocated[k] / (double) ((long) messages * iterations));
         }
         return benchmarks;
+    }
+
+    /**
+     * The socket's libzmq handle (Socket.core.handle), for diagnostics that call libzmq straight through the binding's
+     * downcall handles: read by reflection, which works because the benchmarks run the binding on the class path.
+     */
+    static MemorySegment nativeHandle(Socket socket) throws ReflectiveOperationException {
+        Field core = Socket.class.getDeclaredField("core");
+        core.setAccessible(true);
+        Object c = core.get(socket);
+        Field handle = c.getClass().getDeclaredField("handle");
+        handle.setAccessible(true);
+        return (MemorySegment) handle.get(c);
     }
 }

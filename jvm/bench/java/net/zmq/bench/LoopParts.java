@@ -2,12 +2,10 @@ package net.zmq.bench;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import net.zmq.RecvFlags;
 import net.zmq.SendFlags;
-import net.zmq.Socket;
 import net.zmq.internal.LibZmq;
 
 /**
@@ -27,16 +25,6 @@ public final class LoopParts {
 
     private static final int ZMQ_DONTWAIT = 1;
     private static final int ZMQ_SNDMORE = 2;
-
-    /** The libzmq socket behind s. */
-    private static MemorySegment handle(Socket s) throws ReflectiveOperationException {
-        Field core = Socket.class.getDeclaredField("core");
-        core.setAccessible(true);
-        Object c = core.get(s);
-        Field handle = c.getClass().getDeclaredField("handle");
-        handle.setAccessible(true);
-        return (MemorySegment) handle.get(c);
-    }
 
     public static void main(String[] args) throws Exception {
         int size = 64;
@@ -67,8 +55,8 @@ public final class LoopParts {
         List<AutoCloseable> senders = new ArrayList<>(); // closed before the pair
         try (RouterPair pair = new RouterPair(); InProcessC c = InProcessC.beside(nativeBench)) {
             try {
-                MemorySegment senderHandle = handle(pair.sender);
-                MemorySegment receiverHandle = handle(pair.receiver);
+                MemorySegment senderHandle = Harness.nativeHandle(pair.sender);
+                MemorySegment receiverHandle = Harness.nativeHandle(pair.receiver);
                 Runnable segmentSends = () -> {
                     for (int m = 0; m < n; m++) {
                         pair.sender.send(receiverId, SendFlags.SEND_MORE);
