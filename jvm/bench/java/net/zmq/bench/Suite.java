@@ -48,7 +48,7 @@ public final class Suite {
      * spread widest, so that the interval around the 0.95 target is narrow enough to judge it.
      */
     private int smallRounds = 81;
-    private int rounds = 21;
+    private int largeRounds = 21;
     private int zeroCopyRounds = 41;
     private boolean interleavedOnly;
     private boolean zeroCopyOnly;
@@ -69,11 +69,11 @@ public final class Suite {
                 case "--interleaved-only" -> suite.interleavedOnly = true;
                 case "--zero-copy-only" -> suite.zeroCopyOnly = true;
                 case "--pool-mib" -> NativeBufferPool.bytes = Long.parseLong(args[++i]) << 20;
-                case "--rounds" -> suite.smallRounds = suite.rounds = suite.zeroCopyRounds = Integer.parseInt(args[++i]);
+                case "--rounds" -> suite.smallRounds = suite.largeRounds = suite.zeroCopyRounds = Integer.parseInt(args[++i]);
                 case "--quick" -> {
                     suite.warmups = 1;
                     suite.iterations = 3;
-                    suite.smallRounds = suite.rounds = 3;
+                    suite.smallRounds = suite.largeRounds = 3;
                     suite.zeroCopyRounds = 5;
                 }
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -596,7 +596,7 @@ public final class Suite {
     }
 
     private int roundsAt(int size) {
-        return size < 65536 ? smallRounds : rounds;
+        return size < 65536 ? smallRounds : largeRounds;
     }
 
     static long nativeRun(PrintWriter cmd, BufferedReader in, int size) {
@@ -706,7 +706,7 @@ public final class Suite {
 
         md.append("## Beside native C and JeroMQ (interleaved)\n\n");
         md.append("Each round runs the native C baseline (`zmq_native_bench serve`, same libzmq), this binding (reused buffer; measured before any zero-copy message exists in the process, so with the critical calls) and the same C loop inside this JVM (next section; the two in turns first), the native baseline again, then JeroMQ; ")
-                .append(smallRounds).append(" rounds per size below 64 KB and ").append(rounds).append(" at 64 KB after the warm-up rounds (as above: first this binding and JeroMQ at every size in turn, so that no size's measured rounds recompile what another size's paths deoptimised, then the size's own rounds; their numbers and the JIT compilation time that still fell in the measured rounds are the last two columns). Throughput ratio = native time / other time (1.00 = as fast as C; above 1 = faster). Per round, the JVM run is compared with the mean of the two native runs around it: the mean of those ratios with its 95% confidence interval (Student's t), and the lowest and highest.\n\n");
+                .append(smallRounds).append(" rounds per size below 64 KB and ").append(largeRounds).append(" at 64 KB after the warm-up rounds (as above: first this binding and JeroMQ at every size in turn, so that no size's measured rounds recompile what another size's paths deoptimised, then the size's own rounds; their numbers and the JIT compilation time that still fell in the measured rounds are the last two columns). Throughput ratio = native time / other time (1.00 = as fast as C; above 1 = faster). Per round, the JVM run is compared with the mean of the two native runs around it: the mean of those ratios with its 95% confidence interval (Student's t), and the lowest and highest.\n\n");
         md.append("| Size | Native C msg/s | JVM msg/s | JVM / native (medians) | per round: mean ± 95% | min–max | JeroMQ msg/s | JeroMQ / native | JVM / JeroMQ | Warm-up rounds | JIT while measured |\n");
         md.append("|-----:|---------------:|----------:|-----------------------:|----------------------:|--------:|-------------:|----------------:|-------------:|---------------:|-------------------:|\n");
         for (Interleaved i : interleaved) {
