@@ -1,5 +1,7 @@
 package net.zmq.bench;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -10,11 +12,13 @@ import net.zmq.internal.LibZmq;
 
 /**
  * What each part of the binding costs the reused-buffer loop (a diagnostic, not part of the report): on one ROUTER
- * pair, four forms of the loop take turns with C's own loop run inside this JVM ({@link InProcessC}), the order
+ * pair, five forms of the loop take turns with C's own loop run inside this JVM ({@link InProcessC}), the order
  * rotating every round: the binding with arrays (the suite's loop); the binding with native segments (no array copy,
  * one downcall per frame); the same calls made straight through the binding's downcall handles, without the socket's
- * claim (what libzmq and FFM alone cost); and the binding's sends with those straight receives. Prints each loop's
- * median time and, per round, C's time over its time: the mean with its 95% interval.
+ * claim (what libzmq and FFM alone cost); the binding's sends with those straight receives; and the binding with
+ * native segments that the arrays are copied into before a send and out of after a receive (what staging an array
+ * through native memory would cost, beside the binding's array path, which builds the frame and copies straight into
+ * it). Prints each loop's median time and, per round, C's time over its time: the mean with its 95% interval.
  * <p>The straight calls need the socket's libzmq handle, which the API does not expose: they read it by reflection
  * (the binding is on the class path here, not a module).
  * <p>Usage: LoopParts --native &lt;zmq_native_bench&gt; [--size N] [--rounds N]
@@ -48,6 +52,7 @@ public final class LoopParts {
         byte[] buffer = new byte[size];
         Arena arena = Arena.global();
         MemorySegment nativePayload = arena.allocate(size);
+        MemorySegment stagedId = arena.allocate(RouterPair.RECEIVER_ID.length);
         MemorySegment nativeId = arena.allocate(16);
         MemorySegment nativeBuffer = arena.allocate(size);
         MemorySegment receiverId = arena.allocate(RouterPair.RECEIVER_ID.length);
@@ -70,7 +75,8 @@ public final class LoopParts {
                     }
                 };
                 // Each form: its sending loop (on a sender thread of its own) and its receiving loop (on this thread).
-                String[] names = {"binding, arrays", "binding, native segments", "straight calls, no claim", "binding sends, straight receives"};
+                String[] names = {"binding, arrays", "binding, native segments", "straight calls, no claim", "binding sends, straight receives",
+                    "binding, arrays staged in segments"};
                 Runnable[] sends = {
                     () -> Suite.sendReused(pair.sender, payload),
                     segmentSends,
@@ -81,6 +87,14 @@ public final class LoopParts {
                         }
                     },
                     segmentSends,
+                    () -> {
+                        for (int m = 0; m < n; m++) {
+                            MemorySegment.copy(RouterPair.RECEIVER_ID, 0, stagedId, JAVA_BYTE, 0, RouterPair.RECEIVER_ID.length);
+                            pair.sender.send(stagedId, SendFlags.SEND_MORE);
+                            MemorySegment.copy(payload, 0, nativePayload, JAVA_BYTE, 0, frame);
+                            pair.sender.send(nativePayload, SendFlags.NONE);
+                        }
+                    },
                 };
                 Runnable[] receives = {
                     () -> {
@@ -97,6 +111,14 @@ public final class LoopParts {
                     },
                     straightReceives,
                     straightReceives,
+                    () -> {
+                        for (int m = 0; m < n; m++) {
+                            int idSize = pair.receiver.recv(nativeId, RecvFlags.NONE);
+                            MemorySegment.copy(nativeId, JAVA_BYTE, 0, id, 0, Math.min(idSize, id.length));
+                            int received = pair.receiver.recv(nativeBuffer, RecvFlags.NONE);
+                            MemorySegment.copy(nativeBuffer, JAVA_BYTE, 0, buffer, 0, Math.min(received, frame));
+                        }
+                    },
                 };
                 int forms = names.length;
                 Runnable[] loops = new Runnable[forms];
