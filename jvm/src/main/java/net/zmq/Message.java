@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import net.zmq.internal.Errno;
@@ -120,7 +121,11 @@ public final class Message implements AutoCloseable {
         return msg;
     }
 
-    /** The zmq_msg_t, checked open. */
+    /**
+     * The zmq_msg_t, checked open. A method that passes it to libzmq ends with {@code Reference.reachabilityFence(this)}
+     * (as do the socket's calls that take a message): a message used as a temporary is otherwise unreachable once this
+     * returned, and its Cleaner could free the zmq_msg_t while libzmq still reads it.
+     */
     MemorySegment live() {
         if (closed) {
             throw new IllegalStateException("the message is closed; create a new one");
@@ -128,25 +133,45 @@ public final class Message implements AutoCloseable {
         return msg;
     }
 
-    /** The content as a segment over libzmq's memory, valid until the message is sent, received into or closed. */
+    /**
+     * The content as a segment over libzmq's memory, valid until the message is sent, received into or closed. The
+     * segment does not keep the message reachable: use it while the message is in use (in its try-with-resources
+     * block), as an unreachable message is released by its Cleaner.
+     */
     public MemorySegment data() {
-        MemorySegment m = live();
-        return LibZmq.msgData(m).reinterpret(LibZmq.msgSize(m));
+        try {
+            MemorySegment m = live();
+            return LibZmq.msgData(m).reinterpret(LibZmq.msgSize(m));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     /** The content's size in bytes. */
     public int size() {
-        return (int) LibZmq.msgSize(live());
+        try {
+            return (int) LibZmq.msgSize(live());
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     /** Whether more frames of the same message follow this one (after a receive). */
     public boolean more() {
-        return LibZmq.msgMore(live());
+        try {
+            return LibZmq.msgMore(live());
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     /** A copy of the content. */
     public byte[] toByteArray() {
-        return bytesOf(live());
+        try {
+            return bytesOf(live());
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     static byte[] bytesOf(MemorySegment msg) {
@@ -164,13 +189,17 @@ public final class Message implements AutoCloseable {
      * @return the content's full size (greater than dest.length when it did not fit)
      */
     public int copyTo(byte[] dest) {
-        MemorySegment m = live();
-        long size = LibZmq.msgSize(m);
-        int n = (int) Math.min(size, dest.length);
-        if (n > 0) {
-            MemorySegment.copy(LibZmq.EVERYTHING, JAVA_BYTE, LibZmq.msgDataAddress(m), dest, 0, n);
+        try {
+            MemorySegment m = live();
+            long size = LibZmq.msgSize(m);
+            int n = (int) Math.min(size, dest.length);
+            if (n > 0) {
+                MemorySegment.copy(LibZmq.EVERYTHING, JAVA_BYTE, LibZmq.msgDataAddress(m), dest, 0, n);
+            }
+            return (int) size;
+        } finally {
+            Reference.reachabilityFence(this);
         }
-        return (int) size;
     }
 
     /** The content as UTF-8 text. */
@@ -180,51 +209,75 @@ public final class Message implements AutoCloseable {
 
     /** Releases the content and makes the message empty. */
     public void rebuild() {
-        MemorySegment m = live();
-        LibZmq.msgClose(m);
-        LibZmq.msgInit(m);
+        try {
+            MemorySegment m = live();
+            LibZmq.msgClose(m);
+            LibZmq.msgInit(m);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     /** Releases the content and gives the message size uninitialised bytes. */
     public void rebuild(int size) {
-        MemorySegment m = live();
-        if (size < 0) {
-            throw new IllegalArgumentException("a message's size must not be negative (got " + size + ")");
-        }
-        LibZmq.msgClose(m);
-        if (LibZmq.msgInitSize(m, size) != 0) {
-            LibZmq.msgInit(m);
-            throw new ZmqException(Errno.ENOMEM, "Resizing a message to " + size + " bytes");
+        try {
+            MemorySegment m = live();
+            if (size < 0) {
+                throw new IllegalArgumentException("a message's size must not be negative (got " + size + ")");
+            }
+            LibZmq.msgClose(m);
+            if (LibZmq.msgInitSize(m, size) != 0) {
+                LibZmq.msgInit(m);
+                throw new ZmqException(Errno.ENOMEM, "Resizing a message to " + size + " bytes");
+            }
+        } finally {
+            Reference.reachabilityFence(this);
         }
     }
 
     /** SERVER/CLIENT (draft): the routing id of the peer a received message came from, or 0. */
     public int routingId() {
-        return LibZmq.msgRoutingId(live());
+        try {
+            return LibZmq.msgRoutingId(live());
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     /** SERVER (draft): the peer to send this message to. */
     public void setRoutingId(int routingId) {
-        MemorySegment state = CallScratch.threadCallState();
-        if (LibZmq.msgSetRoutingId(state, live(), routingId) != 0) {
-            throw new ZmqException(LibZmq.errno(state), "Setting routing id " + routingId + " (0 is not a valid id)");
+        try {
+            MemorySegment state = CallScratch.threadCallState();
+            if (LibZmq.msgSetRoutingId(state, live(), routingId) != 0) {
+                throw new ZmqException(LibZmq.errno(state), "Setting routing id " + routingId + " (0 is not a valid id)");
+            }
+        } finally {
+            Reference.reachabilityFence(this);
         }
     }
 
     /** RADIO/DISH (draft): the message's group, or "" when none. */
     public String group() {
-        MemorySegment text = LibZmq.msgGroup(live());
-        return text.equals(MemorySegment.NULL) ? "" : text.reinterpret(256).getString(0);
+        try {
+            MemorySegment text = LibZmq.msgGroup(live());
+            return text.equals(MemorySegment.NULL) ? "" : text.reinterpret(256).getString(0);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     /** RADIO (draft): the group to publish this message to (at most 255 bytes). */
     public void setGroup(String group) {
-        MemorySegment m = live();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = CallScratch.threadCallState();
-            if (LibZmq.msgSetGroup(state, m, arena.allocateFrom(group)) != 0) {
-                throw new ZmqException(LibZmq.errno(state), "Setting group '" + group + "' (at most 255 bytes)");
+        try {
+            MemorySegment m = live();
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment state = CallScratch.threadCallState();
+                if (LibZmq.msgSetGroup(state, m, arena.allocateFrom(group)) != 0) {
+                    throw new ZmqException(LibZmq.errno(state), "Setting group '" + group + "' (at most 255 bytes)");
+                }
             }
+        } finally {
+            Reference.reachabilityFence(this);
         }
     }
 
@@ -235,10 +288,14 @@ public final class Message implements AutoCloseable {
      * @return the value, or null when the message has no such property
      */
     public String property(String name) {
-        MemorySegment m = live();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment value = LibZmq.msgGets(m, arena.allocateFrom(name));
-            return value.equals(MemorySegment.NULL) ? null : value.reinterpret(4096).getString(0);
+        try {
+            MemorySegment m = live();
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment value = LibZmq.msgGets(m, arena.allocateFrom(name));
+                return value.equals(MemorySegment.NULL) ? null : value.reinterpret(4096).getString(0);
+            }
+        } finally {
+            Reference.reachabilityFence(this);
         }
     }
 

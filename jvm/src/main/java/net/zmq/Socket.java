@@ -8,6 +8,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
@@ -225,7 +226,11 @@ public final class Socket implements AutoCloseable {
      * @return false when it could not be queued now (EAGAIN); the message keeps its content
      */
     public boolean send(Message message, SendFlags flags) {
-        return claimedTransfer(MSG_SEND, message.live(), 0, flags.value) >= 0;
+        try {
+            return claimedTransfer(MSG_SEND, message.live(), 0, flags.value) >= 0;
+        } finally {
+            Reference.reachabilityFence(message); // see Message.live()
+        }
     }
 
     /** Sends every frame of message (SEND_MORE on all but the last). @return false when the first frame met EAGAIN */
@@ -344,7 +349,11 @@ public final class Socket implements AutoCloseable {
      * @return false when no frame came (EAGAIN)
      */
     public boolean recv(Message message, RecvFlags flags) {
-        return claimedTransfer(MSG_RECV, message.live(), 0, flags.value) >= 0;
+        try {
+            return claimedTransfer(MSG_RECV, message.live(), 0, flags.value) >= 0;
+        } finally {
+            Reference.reachabilityFence(message); // see Message.live()
+        }
     }
 
     /** Whether the frame last received has more frames after it (ZMQ_RCVMORE). */
