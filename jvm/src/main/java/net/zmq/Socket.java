@@ -655,7 +655,7 @@ public final class Socket implements AutoCloseable {
                 default -> throw new AssertionError(option.kind);
             }
             MemorySegment state = c.callState();
-            if (LibZmq.setsockopt(state, c.handle, option.id, buffer, size) != 0) {
+            if (LibZmq.setsockopt(c.criticalOption(option.id), state, c.handle, option.id, buffer, size) != 0) {
                 throw error(LibZmq.errno(state), "Setting " + option.name + " on a " + c.type + " socket");
             }
         } finally {
@@ -686,7 +686,7 @@ public final class Socket implements AutoCloseable {
             };
             sizeCell.set(JAVA_LONG, 0, capacity);
             MemorySegment state = c.callState();
-            if (LibZmq.getsockopt(state, c.handle, option.id, buffer, sizeCell) != 0) {
+            if (LibZmq.getsockopt(c.criticalOption(option.id), state, c.handle, option.id, buffer, sizeCell) != 0) {
                 throw error(LibZmq.errno(state), "Reading " + option.name + " of a " + c.type + " socket");
             }
             int size = (int) sizeCell.get(JAVA_LONG, 0);
@@ -711,7 +711,7 @@ public final class Socket implements AutoCloseable {
         MemorySegment options = c.options(); // the size at 0, the value at 8
         options.set(JAVA_LONG, 0, 4);
         MemorySegment state = c.callState();
-        if (LibZmq.getsockopt(state, c.handle, option.id, options.asSlice(8), options) != 0) {
+        if (LibZmq.getsockopt(c.criticalOption(option.id), state, c.handle, option.id, options.asSlice(8), options) != 0) {
             throw error(LibZmq.errno(state), "Reading " + option.name);
         }
         return options.get(JAVA_INT, 8);

@@ -34,6 +34,7 @@ final class SocketCore implements Runnable {
     /** Bytes of an option buffer: the size (a size_t) at offset 0, the value from offset 8, up to 264 bytes. */
     static final long OPTION_BUFFER_SIZE = 8 + 264;
     private static final int ZMQ_THREAD_SAFE = 81;
+    private static final int ZMQ_EVENTS = 15;
     private static final VarHandle OWNER;
     private static final VarHandle CALLS;
 
@@ -90,7 +91,7 @@ final class SocketCore implements Runnable {
         this.callState = block.asSlice(OPTION_BUFFER_SIZE, LibZmq.CALL_STATE_SIZE);
         optionBuffer.set(JAVA_LONG, 0, 4);
         // An older libzmq without ZMQ_THREAD_SAFE refuses the option: its sockets are then treated as not thread-safe.
-        this.threadSafe = LibZmq.getsockopt(callState, handle, ZMQ_THREAD_SAFE, optionBuffer.asSlice(8), optionBuffer) == 0
+        this.threadSafe = LibZmq.getsockopt(true, callState, handle, ZMQ_THREAD_SAFE, optionBuffer.asSlice(8), optionBuffer) == 0
                 && optionBuffer.get(JAVA_INT, 8) != 0;
         this.waiters = threadSafe ? ConcurrentHashMap.newKeySet() : null;
     }
@@ -255,6 +256,14 @@ final class SocketCore implements Runnable {
             sendMessage = Native.malloc(LibZmq.MSG_SIZE);
         }
         return sendMessage;
+    }
+
+    /**
+     * Whether an option call may be critical (see LibZmq): not on a thread-safe socket (its lock), nor for ZMQ_EVENTS
+     * (it processes commands).
+     */
+    boolean criticalOption(int option) {
+        return !threadSafe && option != ZMQ_EVENTS;
     }
 
     /** Where this call captures errno (claim held): the socket's, or on a thread-safe socket the thread's. */

@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
@@ -16,7 +17,7 @@ import java.lang.invoke.MethodHandle;
  * libzmq's functions as downcall handles, each created once (static final, so the JIT inlines the call).
  * Handles marked "critical" skip the thread-state transition: they are used only for calls that are short, never
  * block and can never call back into Java (libzmq calls the zero-copy free callback only from closing, sending or
- * receiving a message, never from these), plus non-blocking zmq_send/zmq_recv while no zero-copy message exists
+ * receiving a message, or from processing a socket's commands, never from these), plus non-blocking zmq_send/zmq_recv while no zero-copy message exists
  * ({@link #criticalSendRecv()}). Every method rethrows a handle's Throwable unchecked: a downcall throws
  * only what the JVM itself throws (errors), never a checked exception.
  */
@@ -145,14 +146,19 @@ public final class LibZmq {
     // ---- sockets
     private static final MethodHandle SOCKET = handle("zmq_socket", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT), CAPTURE_ERRNO);
     private static final MethodHandle CLOSE = handle("zmq_close", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    // Options are read per message (RCVMORE, EVENTS): as with sends and receives (below), a first try captures nothing,
-    // and a failed one is made again capturing errno (the same arguments fail the same way).
+    // Options are read per message (RCVMORE, EVENTS): as with sends and receives (below), a first critical try captures
+    // nothing, and a failed one is made again capturing errno (the same arguments fail the same way). Reading ZMQ_EVENTS
+    // processes the socket's commands, which may close messages (a zero-copy one calls back into Java), and a
+    // thread-safe socket's options take its lock, which a thread inside an ordinary call may hold while it waits for a
+    // safepoint: those go through the ordinary handle (see the option calls' critical argument).
     private static final FunctionDescriptor SETSOCKOPT_TYPE = FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG);
     private static final FunctionDescriptor GETSOCKOPT_TYPE = FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS);
     private static final MethodHandle SETSOCKOPT = handle("zmq_setsockopt", SETSOCKOPT_TYPE, CRITICAL);
     private static final MethodHandle SETSOCKOPT_CAPTURING = handle("zmq_setsockopt", SETSOCKOPT_TYPE, CRITICAL, CAPTURE_ERRNO);
     private static final MethodHandle GETSOCKOPT = handle("zmq_getsockopt", GETSOCKOPT_TYPE, CRITICAL);
     private static final MethodHandle GETSOCKOPT_CAPTURING = handle("zmq_getsockopt", GETSOCKOPT_TYPE, CRITICAL, CAPTURE_ERRNO);
+    private static final MethodHandle SETSOCKOPT_ORDINARY = handle("zmq_setsockopt", SETSOCKOPT_TYPE, CAPTURE_ERRNO);
+    private static final MethodHandle GETSOCKOPT_ORDINARY = handle("zmq_getsockopt", GETSOCKOPT_TYPE, CAPTURE_ERRNO);
     private static final MethodHandle BIND = handle("zmq_bind", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CAPTURE_ERRNO);
     private static final MethodHandle CONNECT = handle("zmq_connect", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CAPTURE_ERRNO);
     private static final MethodHandle UNBIND = handle("zmq_unbind", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CAPTURE_ERRNO);
@@ -177,8 +183,12 @@ public final class LibZmq {
         }
     }
 
-    public static int setsockopt(MemorySegment callState, MemorySegment socket, int option, MemorySegment value, long size) {
+    /** zmq_setsockopt; critical only when it may be (see above); errno in callState when it fails. */
+    public static int setsockopt(boolean critical, MemorySegment callState, MemorySegment socket, int option, MemorySegment value, long size) {
         try {
+            if (!critical) {
+                return (int) SETSOCKOPT_ORDINARY.invokeExact(callState, socket, option, value, size);
+            }
             int rc = (int) SETSOCKOPT.invokeExact(socket, option, value, size);
             return rc == 0 ? 0 : (int) SETSOCKOPT_CAPTURING.invokeExact(callState, socket, option, value, size);
         } catch (Throwable t) {
@@ -186,8 +196,12 @@ public final class LibZmq {
         }
     }
 
-    public static int getsockopt(MemorySegment callState, MemorySegment socket, int option, MemorySegment value, MemorySegment size) {
+    /** zmq_getsockopt; critical only when it may be (see above); errno in callState when it fails. */
+    public static int getsockopt(boolean critical, MemorySegment callState, MemorySegment socket, int option, MemorySegment value, MemorySegment size) {
         try {
+            if (!critical) {
+                return (int) GETSOCKOPT_ORDINARY.invokeExact(callState, socket, option, value, size);
+            }
             int rc = (int) GETSOCKOPT.invokeExact(socket, option, value, size);
             return rc == 0 ? 0 : (int) GETSOCKOPT_CAPTURING.invokeExact(callState, socket, option, value, size);
         } catch (Throwable t) {
@@ -276,9 +290,23 @@ public final class LibZmq {
      */
     private static volatile boolean noZeroCopyYet = true;
 
-    /** Called before the first zero-copy message is created. */
+    /** Called before each zero-copy message is created. */
     public static void zeroCopyInUse() {
+        if (noZeroCopyYet) {
+            firstZeroCopy();
+        }
+    }
+
+    private static synchronized void firstZeroCopy() {
+        if (!noZeroCopyYet) {
+            return;
+        }
         noZeroCopyYet = false;
+        // A thread that read the flag as true just before may be about to make a critical call, or be inside one, that
+        // could meet this message. Closing a shared arena stops every thread at a safepoint, which a thread inside a
+        // critical call reaches only once it has returned, and compiled code has none between reading the flag and
+        // the call: after this, no critical call decided on the old value is left.
+        Arena.ofShared().close();
     }
 
     /** Whether the critical modes may be used (always with ZMQ_DONTWAIT). */
