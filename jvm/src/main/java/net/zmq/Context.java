@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import net.zmq.internal.Errno;
 import net.zmq.internal.LibZmq;
 
 /**
@@ -114,9 +115,31 @@ public final class Context implements AutoCloseable {
         return closed;
     }
 
-    void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("the context is closed: create sockets before closing their context");
+    /**
+     * Creates a native socket and registers its state, atomically with respect to the close: a socket is either made
+     * before the close looks at the sockets (and closed by it) or refused.
+     *
+     * @throws IllegalStateException the context is closed
+     * @throws ZmqException          libzmq refused
+     */
+    SocketCore openSocket(SocketType type) {
+        synchronized (terminator) {
+            if (terminator.terminating) {
+                throw new IllegalStateException("the context is closed: create sockets before closing their context");
+            }
+            MemorySegment state = CallScratch.threadCallState();
+            MemorySegment socket = LibZmq.socket(state, handle, type.value);
+            if (socket.equals(MemorySegment.NULL)) {
+                int errno = LibZmq.errno(state);
+                if (errno == Errno.ETERM) {
+                    throw new ContextTerminatedException("Creating a " + type + " socket (zmq_socket)");
+                }
+                throw new ZmqException(errno, "Creating a " + type + " socket (zmq_socket)"
+                        + (type.isDraft() ? "; draft socket types need a libzmq built with the draft API (the bundled one is)" : ""));
+            }
+            SocketCore core = new SocketCore(socket, type, sockets);
+            sockets.add(core);
+            return core;
         }
     }
 
@@ -125,7 +148,11 @@ public final class Context implements AutoCloseable {
      * must still be closed. Idempotent.
      */
     public void shutdown() {
-        LibZmq.ctxShutdown(handle);
+        synchronized (terminator) {
+            if (!terminator.terminating) { // else the close has shut it down, and may have terminated it
+                LibZmq.ctxShutdown(handle);
+            }
+        }
     }
 
     /**
@@ -147,6 +174,8 @@ public final class Context implements AutoCloseable {
         private final MemorySegment handle;
         private final Set<SocketCore> sockets;
         private final CountDownLatch terminated = new CountDownLatch(1);
+        /** Set once, under this object's lock, as the close begins: from then on no socket is made (openSocket). */
+        boolean terminating;
 
         Terminator(MemorySegment handle, Set<SocketCore> sockets) {
             this.handle = handle;
@@ -155,6 +184,9 @@ public final class Context implements AutoCloseable {
 
         @Override
         public void run() {
+            synchronized (this) {
+                terminating = true;
+            }
             for (SocketCore socket : sockets) {
                 socket.requestClose();
             }
@@ -162,7 +194,7 @@ public final class Context implements AutoCloseable {
             Thread.ofPlatform().daemon().name("net-zmq-context-term").start(() -> {
                 // zmq_ctx_term may return EINTR; it then must be called again.
                 MemorySegment state = CallScratch.threadCallState();
-                while (LibZmq.ctxTerm(state, handle) != 0 && LibZmq.errno(state) == net.zmq.internal.Errno.EINTR) {
+                while (LibZmq.ctxTerm(state, handle) != 0 && LibZmq.errno(state) == Errno.EINTR) {
                     Thread.onSpinWait();
                 }
                 terminated.countDown();

@@ -47,20 +47,8 @@ public final class Socket implements AutoCloseable {
      * @throws ZmqException          libzmq refused (too many sockets: EMFILE; a draft type without the draft API: EINVAL)
      */
     public Socket(Context context, SocketType type) {
-        context.ensureOpen();
-        MemorySegment state = CallScratch.threadCallState();
-        MemorySegment handle = LibZmq.socket(state, context.handle, type.value);
-        if (handle.equals(MemorySegment.NULL)) {
-            int errno = LibZmq.errno(state);
-            if (errno == Errno.ETERM) {
-                throw new ContextTerminatedException("Creating a " + type + " socket (zmq_socket)");
-            }
-            throw new ZmqException(errno, "Creating a " + type + " socket (zmq_socket)"
-                    + (type.isDraft() ? "; draft socket types need a libzmq built with the draft API (the bundled one is)" : ""));
-        }
         this.context = context;
-        this.core = new SocketCore(handle, type, context.sockets);
-        context.sockets.add(core);
+        this.core = context.openSocket(type);
         cleanable = Context.CLEANER.register(this, core);
         setOption(SocketOption.LINGER, Duration.ofMillis(context.defaultLingerMs));
     }

@@ -88,6 +88,32 @@ class LifetimeTests {
     }
 
     @Test
+    void aContextClosedWhileSocketsAreBeingCreatedEndsWithoutWaitingAndShutdownAfterCloseDoesNothing() throws Exception {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            Context context = new Context();
+            CountDownLatch creating = new CountDownLatch(1);
+            Thread creator = Thread.ofPlatform().start(() -> {
+                creating.countDown();
+                try {
+                    for (int i = 0; i < 500; i++) {
+                        context.socket(SocketType.PUSH); // left open: the close must close it, or refuse it
+                    }
+                } catch (IllegalStateException | ContextTerminatedException expected) {
+                    // refused once the close began
+                }
+            });
+            creating.await();
+            long start = System.nanoTime();
+            context.close();
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            creator.join();
+            // A socket made after the close looked at the sockets would hold zmq_ctx_term for the whole wait.
+            assertTrue(ms < Context.TERMINATION_WAIT.toMillis() / 2, "close took " + ms + " ms");
+            context.shutdown();
+        }
+    }
+
+    @Test
     void closeIsIdempotentAndUseAfterCloseSaysSo() {
         try (Context context = new Context()) {
             Socket s = context.socket(SocketType.PAIR);
