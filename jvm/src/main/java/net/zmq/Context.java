@@ -37,6 +37,8 @@ public final class Context implements AutoCloseable {
     private final Cleaner.Cleanable cleanable;
     private volatile boolean closed;
     volatile int defaultLingerMs = 1000;
+    /** The ZAP endpoint's handler, from the first ZapAuthenticator on (guarded by this). */
+    private ZapHandler zapHandler;
 
     /** A context with libzmq's defaults (one I/O thread, 1023 sockets). */
     public Context() {
@@ -141,6 +143,17 @@ public final class Context implements AutoCloseable {
             sockets.add(core);
             return core;
         }
+    }
+
+    /** The context's ZAP handler, bound on first use (see {@link ZapAuthenticator}). */
+    synchronized ZapHandler zapHandler() {
+        if (closed) {
+            throw new IllegalStateException("the context is closed: start its ZapAuthenticator before closing it");
+        }
+        if (zapHandler == null) {
+            zapHandler = new ZapHandler(this);
+        }
+        return zapHandler;
     }
 
     /**

@@ -9,6 +9,9 @@ public final class Curve {
     private Curve() {
     }
 
+    /** Bytes of a CURVE key (its Z85 text has 40 characters). */
+    static final int KEY_BYTES = 32;
+
     /** A new key pair from libzmq (zmq_curve_keypair, libsodium's random source). */
     public static CurveKeyPair generateKeyPair() {
         try (Arena arena = Arena.ofConfined()) {
@@ -35,7 +38,11 @@ public final class Curve {
         }
     }
 
-    /** Makes socket a CURVE server with keys (call before bind). */
+    /**
+     * Makes socket a CURVE server with keys (call before bind). Clients are checked by the context's
+     * {@link ZapAuthenticator}; create it before the socket accepts connections, as until one is bound libzmq accepts
+     * every CURVE client.
+     */
     public static void makeServer(Socket socket, CurveKeyPair keys) {
         requireSecret(keys);
         socket.setOption(SocketOption.CURVE_SERVER, true);

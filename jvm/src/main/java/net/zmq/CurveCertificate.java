@@ -1,10 +1,16 @@
 package net.zmq;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -19,25 +25,40 @@ public final class CurveCertificate {
     private static final Pattern KEY = Pattern.compile("^\\s*(public-key|secret-key)\\s*=\\s*\"?([^\"\\s]+)\"?\\s*$");
 
     /**
-     * Writes {@code dir/name.key} and {@code dir/name.key_secret} (the latter readable by the owner only, where the
-     * file system supports it).
+     * Writes {@code dir/name.key}, and when keys has a secret key {@code dir/name.key_secret} (created readable by the
+     * owner only where the file system has POSIX permissions; an existing file of that name is replaced, never
+     * written through).
      *
-     * @return the two paths, public first
+     * @return the paths written, public first
      */
     public static Path[] save(CurveKeyPair keys, Path dir, String name) throws IOException {
         Files.createDirectories(dir);
         Path pub = dir.resolve(name + ".key");
-        Path sec = dir.resolve(name + ".key_secret");
         Files.writeString(pub, text(keys.publicKey(), null), StandardCharsets.UTF_8);
-        if (keys.secretKey() != null) {
-            Files.writeString(sec, text(keys.publicKey(), keys.secretKey()), StandardCharsets.UTF_8);
-            try {
-                Files.setPosixFilePermissions(sec, PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException e) {
-                // not a POSIX file system: the file keeps the directory's default access
+        if (keys.secretKey() == null) {
+            return new Path[] {pub};
+        }
+        Path sec = dir.resolve(name + ".key_secret");
+        writeSecret(sec, text(keys.publicKey(), keys.secretKey()));
+        return new Path[] {pub, sec};
+    }
+
+    /**
+     * Creates file anew with owner-only access from the start: a file written first and restricted afterwards would be
+     * readable by others meanwhile, and writing into an existing one would follow a link planted in its place.
+     */
+    private static void writeSecret(Path file, String text) throws IOException {
+        Files.deleteIfExists(file); // a link is deleted, not followed
+        FileAttribute<?>[] ownerOnly = file.getFileSystem().supportedFileAttributeViews().contains("posix")
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
+                : new FileAttribute<?>[0];
+        try (SeekableByteChannel channel = Files.newByteChannel(file,
+                Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), ownerOnly)) {
+            ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+            while (bytes.hasRemaining()) {
+                channel.write(bytes);
             }
         }
-        return new Path[] {pub, sec};
     }
 
     private static String text(String publicKey, String secretKey) {

@@ -631,7 +631,7 @@ public final class Socket implements AutoCloseable {
                         c.sendTimeoutMs = (int) ms;
                     }
                 }
-                case BYTES, STRING -> {
+                case BYTES, STRING, KEY -> {
                     byte[] bytes = option.kind == SocketOption.Kind.STRING
                             ? ((String) value).getBytes(StandardCharsets.UTF_8) : (byte[]) value;
                     if (bytes.length > 255) {
@@ -671,6 +671,7 @@ public final class Socket implements AutoCloseable {
                 case INT, BOOL, DURATION -> 4;
                 case LONG -> 8;
                 case BYTES, STRING -> 256;
+                case KEY -> Curve.KEY_BYTES; // libzmq takes 32 (the key) or 41 (its text), nothing else
             };
             sizeCell.set(JAVA_LONG, 0, capacity);
             MemorySegment state = c.callState();
@@ -686,7 +687,7 @@ public final class Socket implements AutoCloseable {
                     int ms = buffer.get(JAVA_INT, 0);
                     yield ms < 0 ? null : Duration.ofMillis(ms);
                 }
-                case BYTES -> buffer.asSlice(0, size).toArray(JAVA_BYTE);
+                case BYTES, KEY -> buffer.asSlice(0, size).toArray(JAVA_BYTE);
                 case STRING -> new String(buffer.asSlice(0, Math.max(0, size - 1)).toArray(JAVA_BYTE), StandardCharsets.UTF_8);
             };
         } finally {

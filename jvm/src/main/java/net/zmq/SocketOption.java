@@ -6,12 +6,12 @@ import java.time.Duration;
  * A socket option with its Java type, for {@link Socket#setOption} and {@link Socket#getOption}: integers as
  * {@code Integer}, 64-bit values as {@code Long}, flags as {@code Boolean}, intervals as {@link Duration}
  * (whole milliseconds; {@code null} or a negative duration means libzmq's "infinite", -1), identities and keys as
- * {@code byte[]}, text as {@code String}. Read-only options throw {@link UnsupportedOperationException} on set.
+ * {@code byte[]} (a CURVE key's 32 bytes; {@link Z85} converts its 40-character text), text as {@code String}. Read-only options throw {@link UnsupportedOperationException} on set.
  *
  * @param <T> the value's type
  */
 public final class SocketOption<T> {
-    enum Kind { INT, BOOL, LONG, BYTES, STRING, DURATION }
+    enum Kind { INT, BOOL, LONG, BYTES, STRING, DURATION, KEY }
 
     final String name;
     final int id;
@@ -79,11 +79,11 @@ public final class SocketOption<T> {
     public static final SocketOption<String> PLAIN_PASSWORD = rw("PLAIN_PASSWORD", 46, Kind.STRING);
     public static final SocketOption<Boolean> CURVE_SERVER = rw("CURVE_SERVER", 47, Kind.BOOL);
     /** A 32-byte CURVE key (see {@link Curve} and {@link Z85} for the text form). */
-    public static final SocketOption<byte[]> CURVE_PUBLICKEY = rw("CURVE_PUBLICKEY", 48, Kind.BYTES);
+    public static final SocketOption<byte[]> CURVE_PUBLICKEY = rw("CURVE_PUBLICKEY", 48, Kind.KEY);
     /** A 32-byte CURVE key. */
-    public static final SocketOption<byte[]> CURVE_SECRETKEY = rw("CURVE_SECRETKEY", 49, Kind.BYTES);
+    public static final SocketOption<byte[]> CURVE_SECRETKEY = rw("CURVE_SECRETKEY", 49, Kind.KEY);
     /** The server's 32-byte public CURVE key, set on a client. */
-    public static final SocketOption<byte[]> CURVE_SERVERKEY = rw("CURVE_SERVERKEY", 50, Kind.BYTES);
+    public static final SocketOption<byte[]> CURVE_SERVERKEY = rw("CURVE_SERVERKEY", 50, Kind.KEY);
     public static final SocketOption<Boolean> PROBE_ROUTER = wo("PROBE_ROUTER", 51, Kind.BOOL);
     public static final SocketOption<Boolean> REQ_CORRELATE = wo("REQ_CORRELATE", 52, Kind.BOOL);
     public static final SocketOption<Boolean> REQ_RELAXED = wo("REQ_RELAXED", 53, Kind.BOOL);

@@ -1,54 +1,106 @@
 package net.zmq;
 
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 /**
- * A ZAP handler (RFC 27) for one context: it answers libzmq's authentication requests on {@code inproc://zeromq.zap.01}
+ * A ZAP handler (RFC 27) for one context: it decides libzmq's authentication requests on {@code inproc://zeromq.zap.01}
  * from a thread of its own. Policy: addresses on the deny list are refused; when the allow list is not empty, only its
  * addresses pass; PLAIN needs a known user name and password; CURVE needs an allowed client public key, unless
- * {@link #allowAnyCurveClient} was called; NULL passes the address checks only. <b>It fails closed:</b> any other
- * mechanism, a malformed request or an error refuses the connection.
- * Configure it from any thread; the changes apply to later handshakes. Close it before its context.
+ * {@link #allowAnyCurveClient} was called; NULL passes the address checks only. Configure it from any thread; the
+ * changes apply to later handshakes.
+ *
+ * <p><b>It fails closed:</b> any other mechanism, a malformed request or an error refuses the connection, and once it
+ * is closed the context keeps refusing every request until another authenticator starts or the context closes (the
+ * ZAP endpoint stays bound: with nothing bound there libzmq would let CURVE clients in unchecked). For the same reason,
+ * create it before the server sockets it guards accept connections: until a ZAP handler is bound, libzmq accepts
+ * every CURVE client. One authenticator serves a context at a time.
  */
 public final class ZapAuthenticator implements AutoCloseable {
-    private static final String ENDPOINT = "inproc://zeromq.zap.01";
+    /** IPv4 as four decimal numbers 0 to 255 without leading zeros: the shorthands inet_aton also reads ("127.1",
+     * "010.0.0.1") name other addresses than they seem to. */
+    private static final Pattern IPV4 = Pattern.compile("(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(\\.(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)){3}");
 
     private final Set<String> allowed = ConcurrentHashMap.newKeySet();
     private final Set<String> denied = ConcurrentHashMap.newKeySet();
     private final Map<String, String> passwords = new ConcurrentHashMap<>();
     private final Set<String> curveKeys = ConcurrentHashMap.newKeySet();
     private volatile boolean anyCurveClient;
-    private volatile boolean stop;
-    private final Socket handler;
-    private final Thread thread;
+    private final ZapHandler handler;
+
+    /** A ZAP reply's status code, status text and user id. */
+    record Verdict(String status, String text, String userId) {
+        static Verdict refuse(String why) {
+            return new Verdict("400", why, "");
+        }
+
+        static Verdict accept(String userId) {
+            return new Verdict("200", "OK", userId);
+        }
+    }
 
     /**
-     * Starts answering ZAP requests for context's sockets.
+     * Starts deciding ZAP requests for context's sockets.
      *
-     * @throws ZmqException another ZAP handler is bound in this context (EADDRINUSE)
+     * @throws IllegalStateException another ZapAuthenticator serves this context, or the context is closed
+     * @throws ZmqException          a ZAP handler of another kind is bound in this context (EADDRINUSE)
      */
     public ZapAuthenticator(Context context) {
-        handler = context.socket(SocketType.REP);
-        handler.setOption(SocketOption.LINGER, Duration.ZERO);
-        handler.setOption(SocketOption.RCVTIMEO, Duration.ofMillis(100));
-        handler.bind(ENDPOINT);
-        thread = Thread.ofPlatform().daemon().name("net-zmq-zap").start(this::serve);
+        handler = context.zapHandler();
+        handler.attach(this);
     }
 
-    /** Lets connections from address (an IP address as libzmq reports it) pass; makes the allow list apply. */
+    /**
+     * Lets connections from address pass; makes the allow list apply.
+     *
+     * @param address an IP address: IPv4 as four decimal numbers ("192.168.1.5"), or IPv6 text ("::1"); an IPv4 peer
+     *                of a socket with {@link SocketOption#IPV6}, which libzmq reports as "::ffff:192.168.1.5", matches
+     *                its IPv4 address
+     * @throws IllegalArgumentException address is not such an address (host names are not resolved)
+     */
     public ZapAuthenticator allow(String address) {
-        allowed.add(address);
+        allowed.add(canonical(address));
         return this;
     }
 
-    /** Refuses connections from address. */
+    /**
+     * Refuses connections from address (an IP address, as for {@link #allow}).
+     *
+     * @throws IllegalArgumentException address is not an IP address
+     */
     public ZapAuthenticator deny(String address) {
-        denied.add(address);
+        denied.add(canonical(address));
         return this;
+    }
+
+    /** An allow or deny entry in the form {@link #peerAddress} gives. */
+    private static String canonical(String address) {
+        String canonical = address.indexOf(':') >= 0 || IPV4.matcher(address).matches() ? literal(address) : null;
+        if (canonical == null) {
+            throw new IllegalArgumentException("'" + address + "' is not an IP address: write IPv4 as four decimal numbers 0 to 255 "
+                    + "without leading zeros (for example 192.168.1.5; a shorthand such as 127.1 names another address than it seems) "
+                    + "or IPv6 as text (for example ::1); host names are not resolved");
+        }
+        return canonical;
+    }
+
+    /** A peer address as libzmq reports it, in canonical form (an IPv4-mapped IPv6 address as IPv4); as given when it is not an IP address. */
+    private static String peerAddress(String address) {
+        String canonical = address.isEmpty() ? null : literal(address);
+        return canonical == null ? address : canonical;
+    }
+
+    /** The canonical text of an IP literal (no name lookup), or null when text is not one. */
+    private static String literal(String text) {
+        try {
+            return InetAddress.ofLiteral(text).getHostAddress();
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /** Accepts PLAIN user name and password. */
@@ -70,81 +122,49 @@ public final class ZapAuthenticator implements AutoCloseable {
         return this;
     }
 
-    private void serve() {
-        // The handler socket is used by this thread only, from here until close() joins it.
-        while (!stop) {
-            MultipartMessage request;
-            try {
-                request = handler.recvMultipart();
-            } catch (ContextTerminatedException | IllegalStateException e) {
-                return;
-            }
-            if (request == null) {
-                continue; // the receive timeout: look at the stop flag
-            }
-            String requestId = request.size() > 1 ? request.getString(1) : "";
-            String[] verdict;
-            try {
-                verdict = decide(request);
-            } catch (RuntimeException e) {
-                verdict = new String[] {"500", "internal error: " + e.getMessage(), ""};
-            }
-            try {
-                handler.sendMultipart(MultipartMessage.of("1.0", requestId, verdict[0], verdict[1], verdict[2], ""));
-            } catch (ContextTerminatedException | IllegalStateException e) {
-                return;
-            }
-        }
-    }
-
-    /** The status code, text and user id for a request: [version, id, domain, address, identity, mechanism, credentials...]. */
-    private String[] decide(MultipartMessage r) {
+    /** The decision on a request: [version, id, domain, address, identity, mechanism, credentials...] (under the handler's lock). */
+    Verdict decide(MultipartMessage r) {
         if (r.size() < 6 || !r.getString(0).equals("1.0")) {
-            return new String[] {"400", "malformed ZAP request", ""};
+            return Verdict.refuse("malformed ZAP request");
         }
-        String address = r.getString(3);
+        String address = peerAddress(r.getString(3));
         String mechanism = r.getString(5);
         if (denied.contains(address)) {
-            return new String[] {"400", "address denied", ""};
+            return Verdict.refuse("address denied");
         }
         if (!allowed.isEmpty() && !allowed.contains(address)) {
-            return new String[] {"400", "address not allowed", ""};
+            return Verdict.refuse("address not allowed");
         }
         switch (mechanism) {
             case "NULL":
-                return new String[] {"200", "OK", ""};
+                return Verdict.accept("");
             case "PLAIN": {
                 if (r.size() != 8) {
-                    return new String[] {"400", "malformed PLAIN credentials", ""};
+                    return Verdict.refuse("malformed PLAIN credentials");
                 }
                 String user = r.getString(6);
                 String expected = passwords.get(user);
                 boolean ok = expected != null && java.security.MessageDigest.isEqual(
                         expected.getBytes(StandardCharsets.UTF_8), r.get(7));
-                return ok ? new String[] {"200", "OK", user} : new String[] {"400", "invalid user name or password", ""};
+                return ok ? Verdict.accept(user) : Verdict.refuse("invalid user name or password");
             }
             case "CURVE": {
                 if (r.size() != 7 || r.get(6).length != 32) {
-                    return new String[] {"400", "malformed CURVE credentials", ""};
+                    return Verdict.refuse("malformed CURVE credentials");
                 }
                 String key = Z85.encode(r.get(6));
-                return anyCurveClient || curveKeys.contains(key) ? new String[] {"200", "OK", key}
-                        : new String[] {"400", "unknown CURVE key", ""};
+                return anyCurveClient || curveKeys.contains(key) ? Verdict.accept(key) : Verdict.refuse("unknown CURVE key");
             }
             default:
-                return new String[] {"400", "mechanism " + mechanism + " is not supported", ""};
+                return Verdict.refuse("mechanism " + mechanism + " is not supported");
         }
     }
 
-    /** Stops answering (later handshakes that need ZAP fail) and closes the handler socket. */
+    /**
+     * Stops deciding: from now on the context refuses every ZAP request until another authenticator starts. Idempotent.
+     */
     @Override
     public void close() {
-        stop = true;
-        try {
-            thread.join(Duration.ofSeconds(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        handler.close();
+        handler.detach(this);
     }
 }

@@ -2,11 +2,14 @@ package net.zmq;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import net.zmq.support.Zmq;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -96,9 +99,15 @@ class SecurityTests {
     }
 
     private boolean plainExchange(String user, String password) {
+        return plainExchange(user, password, false);
+    }
+
+    /** With ipv6, the server is an IPv6 socket on the IPv4-mapped loopback: libzmq reports IPv4 peers as ::ffff:a.b.c.d. */
+    private boolean plainExchange(String user, String password, boolean ipv6) {
         try (Socket server = Zmq.socket(context, SocketType.REP); Socket client = Zmq.socket(context, SocketType.REQ)) {
             server.setOption(SocketOption.PLAIN_SERVER, true);
-            server.bind("tcp://127.0.0.1:*");
+            server.setOption(SocketOption.IPV6, ipv6);
+            server.bind(ipv6 ? "tcp://[::ffff:127.0.0.1]:*" : "tcp://127.0.0.1:*");
             client.setOption(SocketOption.PLAIN_USERNAME, user);
             client.setOption(SocketOption.PLAIN_PASSWORD, password);
             try (SocketMonitor monitor = new SocketMonitor(client, SocketEvent.HANDSHAKE_SUCCEEDED.bit() | SocketEvent.HANDSHAKE_FAILED_AUTH.bit())) {
@@ -107,6 +116,89 @@ class SecurityTests {
                 assertNotNull(event);
                 return event.event() == SocketEvent.HANDSHAKE_SUCCEEDED;
             }
+        }
+    }
+
+    @Test
+    void aClosedAuthenticatorLeavesTheContextRefusingUntilAnotherStarts() {
+        CurveKeyPair server = Curve.generateKeyPair();
+        CurveKeyPair client = Curve.generateKeyPair();
+        try (ZapAuthenticator zap = new ZapAuthenticator(context)) {
+            zap.allowAnyCurveClient();
+            assertEquals(true, curveExchange(server, client));
+        }
+        // Nothing decides now: every ZAP request is refused (libzmq would admit any CURVE client with nothing bound).
+        assertEquals(false, curveExchange(server, client));
+        assertEquals(false, plainExchange("admin", "s3cret"));
+        try (ZapAuthenticator zap = new ZapAuthenticator(context)) {
+            zap.allowCurveKey(client.publicKey());
+            assertEquals(true, curveExchange(server, client));
+        }
+    }
+
+    @Test
+    void oneAuthenticatorServesAContextAtATime() {
+        try (ZapAuthenticator zap = new ZapAuthenticator(context)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> new ZapAuthenticator(context));
+            assertTrue(e.getMessage().contains("close it first"), e.getMessage());
+        }
+        context.close();
+        assertThrows(IllegalStateException.class, () -> new ZapAuthenticator(context));
+    }
+
+    @Test
+    void addressEntriesMatchIpv4PeersOfIpv6SocketsAndRefuseShorthands() {
+        try (ZapAuthenticator zap = new ZapAuthenticator(context)) {
+            zap.addPlainUser("admin", "s3cret");
+            assertEquals(true, plainExchange("admin", "s3cret", true));
+            zap.deny("127.0.0.1"); // the peer is reported as ::ffff:127.0.0.1
+            assertEquals(false, plainExchange("admin", "s3cret", true));
+            for (String bad : new String[] {"127.1", "010.0.0.1", "localhost", "127.0.0.1:5555", ""}) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> zap.allow(bad), bad);
+                assertTrue(e.getMessage().contains("not an IP address"), e.getMessage());
+            }
+        }
+        try (ZapAuthenticator zap = new ZapAuthenticator(context)) {
+            zap.addPlainUser("admin", "s3cret").allow("::ffff:127.0.0.1"); // the same address written as IPv6
+            assertEquals(true, plainExchange("admin", "s3cret", false));
+            zap.allow("::1");
+            assertEquals(true, plainExchange("admin", "s3cret", true));
+        }
+    }
+
+    @Test
+    void curveKeyOptionsReadBack() {
+        CurveKeyPair keys = Curve.generateKeyPair();
+        String serverKey = Curve.generateKeyPair().publicKey();
+        try (Socket s = context.socket(SocketType.DEALER)) {
+            Curve.makeClient(s, keys, serverKey);
+            assertArrayEquals(Z85.decode(keys.publicKey()), s.getOption(SocketOption.CURVE_PUBLICKEY));
+            assertArrayEquals(Z85.decode(keys.secretKey()), s.getOption(SocketOption.CURVE_SECRETKEY));
+            assertArrayEquals(Z85.decode(serverKey), s.getOption(SocketOption.CURVE_SERVERKEY));
+        }
+    }
+
+    @Test
+    void theSecretCertificateIsCreatedOwnerOnlyAndReplacesALinkWithoutFollowingIt() throws Exception {
+        Path dir = Files.createTempDirectory("certs");
+        Path target = Files.createTempFile("elsewhere", ".txt");
+        try {
+            Files.createSymbolicLink(dir.resolve("server.key_secret"), target);
+            CurveKeyPair keys = Curve.generateKeyPair();
+            Path[] files = CurveCertificate.save(keys, dir, "server");
+            assertEquals(0, Files.size(target), "the link's target was written through");
+            assertFalse(Files.isSymbolicLink(files[1]));
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(files[1])));
+            assertEquals(keys, CurveCertificate.load(files[1]));
+            assertEquals(1, CurveCertificate.save(new CurveKeyPair(keys.publicKey(), null), dir, "public-only").length);
+        } finally {
+            try (var paths = Files.list(dir)) {
+                for (Path p : paths.toList()) {
+                    Files.delete(p);
+                }
+            }
+            Files.delete(dir);
+            Files.delete(target);
         }
     }
 

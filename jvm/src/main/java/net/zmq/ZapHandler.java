@@ -1,0 +1,78 @@
+package net.zmq;
+
+import java.time.Duration;
+
+/**
+ * The ZAP endpoint of one context ({@code inproc://zeromq.zap.01}), bound when the first {@link ZapAuthenticator} of
+ * the context starts and kept until the context closes. It answers each request with the decision of the
+ * authenticator attached at that moment, and refuses every request while none is attached. Unbinding it when an
+ * authenticator closes would fail open: with nothing bound there, libzmq 4.3 lets CURVE clients, and NULL peers of
+ * sockets with a ZAP domain, in without asking.
+ */
+final class ZapHandler {
+    static final String ENDPOINT = "inproc://zeromq.zap.01";
+
+    private final Socket socket;
+    /** The authenticator that decides, or null (refuse all); changed and used under this object's lock, so once
+     * {@link #detach} returns, the detached authenticator decides nothing more. */
+    private ZapAuthenticator attached;
+
+    /** @throws ZmqException something else is bound to the ZAP endpoint of this context (EADDRINUSE) */
+    ZapHandler(Context context) {
+        socket = context.socket(SocketType.REP);
+        try {
+            socket.setOption(SocketOption.LINGER, Duration.ZERO);
+            socket.bind(ENDPOINT);
+        } catch (RuntimeException e) {
+            socket.close();
+            throw e;
+        }
+        Thread.ofPlatform().daemon().name("net-zmq-zap").start(this::serve);
+    }
+
+    /** @throws IllegalStateException another authenticator is attached */
+    synchronized void attach(ZapAuthenticator authenticator) {
+        if (attached != null) {
+            throw new IllegalStateException("another ZapAuthenticator serves this context: close it first (one per context)");
+        }
+        attached = authenticator;
+    }
+
+    synchronized void detach(ZapAuthenticator authenticator) {
+        if (attached == authenticator) {
+            attached = null;
+        }
+    }
+
+    private synchronized ZapAuthenticator.Verdict decide(MultipartMessage request) {
+        return attached == null ? ZapAuthenticator.Verdict.refuse("no ZapAuthenticator is attached to this context")
+                : attached.decide(request);
+    }
+
+    private void serve() {
+        // The socket is used by this thread only. The context's close ends the receive (ETERM, or the socket closed).
+        while (true) {
+            MultipartMessage request;
+            try {
+                request = socket.recvMultipart();
+            } catch (ContextTerminatedException | IllegalStateException e) {
+                return;
+            }
+            if (request == null) {
+                continue;
+            }
+            String requestId = request.size() > 1 ? request.getString(1) : "";
+            ZapAuthenticator.Verdict verdict;
+            try {
+                verdict = decide(request);
+            } catch (RuntimeException e) {
+                verdict = new ZapAuthenticator.Verdict("500", "internal error: " + e.getMessage(), "");
+            }
+            try {
+                socket.sendMultipart(MultipartMessage.of("1.0", requestId, verdict.status(), verdict.text(), verdict.userId(), ""));
+            } catch (ContextTerminatedException | IllegalStateException e) {
+                return;
+            }
+        }
+    }
+}
