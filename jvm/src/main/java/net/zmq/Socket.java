@@ -178,23 +178,28 @@ public final class Socket implements AutoCloseable {
         SocketCore c = core;
         c.begin();
         try {
-            // As zmq_send does it, but copying straight from the array: a frame of the size, filled, then sent.
-            MemorySegment msg = c.sendMessage();
-            if (LibZmq.msgInitSize(msg, length) != 0) {
-                throw new ZmqException(Errno.ENOMEM, "Creating a frame of " + length + " bytes");
-            }
-            MemorySegment.copy(data, offset, LibZmq.EVERYTHING, JAVA_BYTE, LibZmq.msgDataAddress(msg), length);
-            boolean sent = false;
-            try {
-                sent = transfer(MSG_SEND, c, msg, 0, flags.value) >= 0;
-                return sent;
-            } finally {
-                if (!sent) {
-                    LibZmq.msgClose(msg); // refused: the frame is ours to release
-                }
-            }
+            return sendArray(c, data, offset, length, flags.value);
         } finally {
             c.end();
+        }
+    }
+
+    /** Sends an array's range as one frame, with the claim held. */
+    private boolean sendArray(SocketCore c, byte[] data, int offset, int length, int flags) {
+        // As zmq_send does it, but copying straight from the array: a frame of the size, filled, then sent.
+        MemorySegment msg = c.sendMessage();
+        if (LibZmq.msgInitSize(msg, length) != 0) {
+            throw new ZmqException(Errno.ENOMEM, "Creating a frame of " + length + " bytes");
+        }
+        MemorySegment.copy(data, offset, LibZmq.EVERYTHING, JAVA_BYTE, LibZmq.msgDataAddress(msg), length);
+        boolean sent = false;
+        try {
+            sent = transfer(MSG_SEND, c, msg, 0, flags) >= 0;
+            return sent;
+        } finally {
+            if (!sent) {
+                LibZmq.msgClose(msg); // refused: the frame is ours to release
+            }
         }
     }
 
@@ -238,17 +243,24 @@ public final class Socket implements AutoCloseable {
             throw new IllegalArgumentException("a message needs at least one frame");
         }
         boolean dontWait = flags.dontWait();
-        for (int i = 0; i < count; i++) {
-            SendFlags f = i < count - 1 ? (dontWait ? SendFlags.DONT_WAIT_SEND_MORE : SendFlags.SEND_MORE)
-                    : (dontWait ? SendFlags.DONT_WAIT : SendFlags.NONE);
-            if (!send(message.get(i), f) ) {
-                if (i == 0) {
-                    return false;
+        SocketCore c = core;
+        c.begin(); // one claim for the whole message: no other thread's frames between its frames
+        try {
+            for (int i = 0; i < count; i++) {
+                SendFlags f = i < count - 1 ? (dontWait ? SendFlags.DONT_WAIT_SEND_MORE : SendFlags.SEND_MORE)
+                        : (dontWait ? SendFlags.DONT_WAIT : SendFlags.NONE);
+                byte[] frame = message.get(i);
+                if (!sendArray(c, frame, 0, frame.length, f.value)) {
+                    if (i == 0) {
+                        return false;
+                    }
+                    throw new IllegalStateException("frame " + i + " of a multipart message met EAGAIN after the first was queued");
                 }
-                throw new IllegalStateException("frame " + i + " of a multipart message met EAGAIN after the first was queued");
             }
+            return true;
+        } finally {
+            c.end();
         }
-        return true;
     }
 
     // ---- receive
