@@ -474,12 +474,13 @@ public final class Socket implements AutoCloseable {
         }
         int timeoutMs = sending ? c.sendTimeoutMs : c.receiveTimeoutMs;
         if (!dontWait && Thread.currentThread().isVirtual() && Reactor.available()) {
+            long deadline = timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0; // the whole call's, across tries
             while (true) {
                 int rc = call(kind, LibZmq.CALL_ORDINARY, c, data, size, flags | ZMQ_DONTWAIT);
                 if (rc >= 0 || (rc = retryCapturing(kind, c, data, size, flags)) >= 0) {
                     return rc;
                 }
-                if (!failedAgain(c, LibZmq.errno(c.callState()), WHAT[kind], sending ? POLLOUT : POLLIN, timeoutMs)) {
+                if (!failedAgain(c, LibZmq.errno(c.callState()), WHAT[kind], sending ? POLLOUT : POLLIN, timeoutMs, deadline)) {
                     return -1;
                 }
             }
@@ -509,10 +510,10 @@ public final class Socket implements AutoCloseable {
 
     /**
      * After a non-blocking attempt made for a blocking call on a virtual thread failed with errno: throws unless it
-     * is EAGAIN or EINTR; for EAGAIN parks until the socket can do what it waits for (or the timeout passes: then
-     * returns false so the call reports EAGAIN). Returns true to try again.
+     * is EAGAIN or EINTR; for EAGAIN parks until the socket can do what it waits for (or, with a timeout, the call's
+     * deadline passes: then returns false so the call reports EAGAIN). Returns true to try again.
      */
-    private boolean failedAgain(SocketCore c, int errno, String what, int event, int timeoutMs) {
+    private boolean failedAgain(SocketCore c, int errno, String what, int event, int timeoutMs, long deadline) {
         if (errno == Errno.EINTR) {
             return true;
         }
@@ -523,7 +524,6 @@ public final class Socket implements AutoCloseable {
             return false;
         }
         watchNotifications(c);
-        long deadline = timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0;
         boolean interrupted = false;
         Thread self = Thread.currentThread();
         c.addWaiter(self);
@@ -570,8 +570,9 @@ public final class Socket implements AutoCloseable {
     static void watchNotifications(SocketCore c) {
         synchronized (c) {
             if (c.notificationFd < 0) {
-                c.notificationFd = c.threadSafe ? pollerNotificationFd(c) : getIntOption(c, SocketOption.FD);
-                Reactor.register(c.notificationFd, c::wakeWaiters);
+                int fd = c.threadSafe ? pollerNotificationFd(c) : getIntOption(c, SocketOption.FD);
+                Reactor.register(fd, c::wakeWaiters);
+                c.notificationFd = fd; // only once watched: a failed registration is tried again by the next wait
             }
         }
     }
@@ -583,18 +584,24 @@ public final class Socket implements AutoCloseable {
     private static int pollerNotificationFd(SocketCore c) {
         String what = "Watching a thread-safe " + c.type + " socket for a virtual thread (zmq_poller_fd)";
         MemorySegment state = c.callState();
-        MemorySegment poller = LibZmq.pollerNew(state);
+        MemorySegment cell = c.options();
+        MemorySegment poller = c.notificationPoller; // made by an earlier wait whose registration failed
         if (poller.address() == 0) {
+            poller = LibZmq.pollerNew(state);
+            if (poller.address() == 0) {
+                throw error(LibZmq.errno(state), what);
+            }
+            if (LibZmq.pollerAdd(state, poller, c.handle, (short) (POLLIN | POLLOUT)) != 0) {
+                ZmqException e = error(LibZmq.errno(state), what);
+                cell.set(ADDRESS, 0, poller);
+                LibZmq.pollerDestroy(cell);
+                throw e;
+            }
+            c.notificationPoller = poller; // the socket's close destroys it
+        }
+        if (LibZmq.pollerFd(state, poller, cell) != 0) {
             throw error(LibZmq.errno(state), what);
         }
-        MemorySegment cell = c.options();
-        if (LibZmq.pollerAdd(state, poller, c.handle, (short) (POLLIN | POLLOUT)) != 0 || LibZmq.pollerFd(state, poller, cell) != 0) {
-            ZmqException e = error(LibZmq.errno(state), what);
-            cell.set(ADDRESS, 0, poller);
-            LibZmq.pollerDestroy(cell);
-            throw e;
-        }
-        c.notificationPoller = poller;
         return cell.get(JAVA_INT, 0);
     }
 

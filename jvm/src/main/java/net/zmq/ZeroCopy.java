@@ -84,7 +84,10 @@ final class ZeroCopy {
             callback.free(original);
         } catch (Throwable t) {
             // An exception cannot unwind into libzmq's I/O thread (the JVM would exit): report it and go on.
-            Thread.currentThread().getUncaughtExceptionHandler().uncaughtException(Thread.currentThread(), t);
+            try {
+                Thread.currentThread().getUncaughtExceptionHandler().uncaughtException(Thread.currentThread(), t);
+            } catch (Throwable ignored) { // nor can the handler's own
+            }
         }
     }
 

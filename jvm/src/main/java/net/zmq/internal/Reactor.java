@@ -118,6 +118,7 @@ public final class Reactor {
             event.set(JAVA_INT, DATA_OFFSET, fd);
             int rc = (int) Holder.CTL.invokeExact(Holder.EPOLL_FD, EPOLL_CTL_ADD, fd, event);
             if (rc != 0) {
+                Holder.put(fd, null);
                 throw new IllegalStateException("epoll_ctl(ADD, " + fd + ") failed");
             }
         } catch (Throwable t) {
