@@ -476,8 +476,10 @@ public final class Socket implements AutoCloseable {
         if (!dontWait && Thread.currentThread().isVirtual() && Reactor.available()) {
             long deadline = timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0; // the whole call's, across tries
             while (true) {
-                int rc = call(kind, LibZmq.CALL_ORDINARY, c, data, size, flags | ZMQ_DONTWAIT);
-                if (rc >= 0 || (rc = retryCapturing(kind, c, data, size, flags)) >= 0) {
+                // Capturing at once: here a try fails before each park, and a second non-blocking try to learn why
+                // would cost libzmq another poll of its mailbox.
+                int rc = call(kind, LibZmq.CALL_CAPTURING, c, data, size, flags | ZMQ_DONTWAIT);
+                if (rc >= 0) {
                     return rc;
                 }
                 if (!failedAgain(c, LibZmq.errno(c.callState()), WHAT[kind], sending ? POLLOUT : POLLIN, timeoutMs, deadline)) {
