@@ -34,7 +34,9 @@ import org.zeromq.ZMQ;
  * (memory strategies, receive modes) and the zero-copy send against a copying one in pairs. Writes
  * benchmarks/results/latest-jvm.md.
  * <p>Usage: Suite --native &lt;zmq_native_bench&gt; --results &lt;dir&gt; [--quick] [--interleaved-only | --zero-copy-only]
- * [--rounds N] (the one phase alone, N rounds, printed, no report written)
+ * [--rounds N] (the one phase alone, N rounds, printed, no report written) [--processes N] (the interleaved phase in N
+ * fresh JVMs, {@link InterleavedProcesses}; 0 runs it in this one) [--small-rounds N] [--large-rounds N] (its rounds
+ * per process below 64 KB and at 64 KB) [--raw] (with --processes 0: print its times for a parent)
  */
 public final class Suite {
     static final int MESSAGES = 10_000;
@@ -44,11 +46,13 @@ public final class Suite {
     private int warmups = 3;
     private int iterations = 7;
     /**
-     * Interleaved rounds per size: more below 64 KB, where a round takes tens of milliseconds and the per-round ratios
-     * spread widest, so that the interval around the 0.95 target is narrow enough to judge it.
+     * The interleaved phase's processes, and its rounds per size in each: more below 64 KB, where a round takes tens of
+     * milliseconds and the ratios spread widest (a 64 KB round takes about twenty times as long).
      */
-    private int smallRounds = 81;
-    private int largeRounds = 21;
+    private int processes = 8;
+    private int smallRounds = 20;
+    private int largeRounds = 5;
+    private boolean raw;
     private int zeroCopyRounds = 41;
     private boolean interleavedOnly;
     private boolean zeroCopyOnly;
@@ -70,14 +74,23 @@ public final class Suite {
                 case "--zero-copy-only" -> suite.zeroCopyOnly = true;
                 case "--pool-mib" -> NativeBufferPool.bytes = Long.parseLong(args[++i]) << 20;
                 case "--rounds" -> suite.smallRounds = suite.largeRounds = suite.zeroCopyRounds = Integer.parseInt(args[++i]);
+                case "--small-rounds" -> suite.smallRounds = Integer.parseInt(args[++i]);
+                case "--large-rounds" -> suite.largeRounds = Integer.parseInt(args[++i]);
+                case "--processes" -> suite.processes = Integer.parseInt(args[++i]);
+                case "--raw" -> suite.raw = true;
                 case "--quick" -> {
                     suite.warmups = 1;
                     suite.iterations = 3;
                     suite.smallRounds = suite.largeRounds = 3;
+                    suite.processes = 2;
                     suite.zeroCopyRounds = 5;
                 }
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
+        }
+        if (suite.processes == 1 || suite.processes < 0 || suite.processes == 0 && !suite.interleavedOnly) {
+            throw new IllegalArgumentException("--processes takes 2 or more (an interval across processes needs two), "
+                    + "or 0 with --interleaved-only (the phase in this JVM)");
         }
         suite.run(nativeBench, results);
     }
@@ -257,11 +270,28 @@ public final class Suite {
 
     private void run(String nativeBench, Path results) throws Exception {
         long start = System.nanoTime();
-        if (interleavedOnly) {
-            for (Interleaved i : interleave(nativeBench)) {
+        if (interleavedOnly && processes == 0) {
+            List<Interleaved> phase = interleave(nativeBench);
+            if (raw) {
+                InterleavedProcesses.print(phase);
+                return;
+            }
+            for (Interleaved i : phase) {
                 System.out.printf("%6d B: JVM / native %.3f (medians), per round %.3f ± %.3f (%.2f–%.2f); C inside this JVM / native %.3f ± %.3f; JVM / C inside this JVM %.3f ± %.3f%n",
                         i.size(), median(i.nativeNs()) / median(i.jvmNs()), i.mean(), i.halfInterval(), i.low(), i.high(),
                         mean(i.inJvmRatios()), halfInterval(i.inJvmRatios()), mean(i.jvmOverInJvm()), halfInterval(i.jvmOverInJvm()));
+            }
+            return;
+        }
+        if (interleavedOnly) {
+            for (InterleavedProcesses.Spread spread : InterleavedProcesses.run(nativeBench, processes, smallRounds, largeRounds)) {
+                Interleaved i = spread.pooled();
+                double[] jvm = spread.perProcess(Interleaved::ratios);
+                double[] inJvm = spread.perProcess(Interleaved::inJvmRatios);
+                double[] left = spread.perProcess(Interleaved::jvmOverInJvm);
+                System.out.printf("%6d B: JVM / native %.3f (medians), per process %.3f ± %.3f (%.2f–%.2f), per round %.3f ± %.3f; C inside this JVM / native per process %.3f ± %.3f; JVM / C inside this JVM per process %.3f ± %.3f%n",
+                        i.size(), median(i.nativeNs()) / median(i.jvmNs()), mean(jvm), halfInterval(jvm), min(jvm), max(jvm),
+                        i.mean(), i.halfInterval(), mean(inJvm), halfInterval(inJvm), mean(left), halfInterval(left));
             }
             return;
         }
@@ -274,7 +304,7 @@ public final class Suite {
         double[] critical = callOverhead();
         double[] ordinary = callOverheadWithoutCritical();
         System.out.printf("calls: recv %.1f ns (critical) vs %.1f ns, send %.1f ns vs %.1f ns%n", critical[0], ordinary[0], critical[1], ordinary[1]);
-        List<Interleaved> interleaved = interleave(nativeBench);
+        List<InterleavedProcesses.Spread> interleaved = InterleavedProcesses.run(nativeBench, processes, smallRounds, largeRounds);
         for (int size : SIZES) {
             byte[] payload = new byte[size];
             Arrays.fill(payload, (byte) 'x');
@@ -368,6 +398,14 @@ public final class Suite {
             }
         }
         return out;
+    }
+
+    static double min(double[] values) {
+        return Arrays.stream(values).min().orElseThrow();
+    }
+
+    static double max(double[] values) {
+        return Arrays.stream(values).max().orElseThrow();
     }
 
     static double mean(double[] values) {
@@ -686,7 +724,7 @@ public final class Suite {
 
     // ---- report
 
-    private void write(Path dir, List<Interleaved> interleaved, List<Paired> zeroCopy, double[] critical, double[] ordinary, long seconds) throws IOException {
+    private void write(Path dir, List<InterleavedProcesses.Spread> interleaved, List<Paired> zeroCopy, double[] critical, double[] ordinary, long seconds) throws IOException {
         StringBuilder md = new StringBuilder();
         String when = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
         String customizeThreshold = System.getProperty("java.lang.invoke.MethodHandle.CUSTOMIZE_THRESHOLD");
@@ -705,28 +743,35 @@ public final class Suite {
                 .append(".\n\n");
 
         md.append("## Beside native C and JeroMQ (interleaved)\n\n");
-        md.append("Each round runs the native C baseline (`zmq_native_bench serve`, same libzmq), this binding (reused buffer; measured before any zero-copy message exists in the process, so with the critical calls) and the same C loop inside this JVM (next section; the two in turns first), the native baseline again, then JeroMQ; ")
-                .append(smallRounds).append(" rounds per size below 64 KB and ").append(largeRounds).append(" at 64 KB after the warm-up rounds (as above: first this binding and JeroMQ at every size in turn, so that no size's measured rounds recompile what another size's paths deoptimised, then the size's own rounds; their numbers and the JIT compilation time that still fell in the measured rounds are the last two columns). Throughput ratio = native time / other time (1.00 = as fast as C; above 1 = faster). Per round, the JVM run is compared with the mean of the two native runs around it: the mean of those ratios with its 95% confidence interval (Student's t), and the lowest and highest.\n\n");
-        md.append("| Size | Native C msg/s | JVM msg/s | JVM / native (medians) | per round: mean ± 95% | min–max | JeroMQ msg/s | JeroMQ / native | JVM / JeroMQ | Warm-up rounds | JIT while measured |\n");
-        md.append("|-----:|---------------:|----------:|-----------------------:|----------------------:|--------:|-------------:|----------------:|-------------:|---------------:|-------------------:|\n");
-        for (Interleaved i : interleaved) {
+        md.append("The phase runs in ").append(processes).append(" fresh JVMs one after the other, each with its own C process and ").append(smallRounds)
+                .append(" rounds per size below 64 KB, ").append(largeRounds).append(" at 64 KB (a 64 KB round takes about twenty times as long), after its warm-up rounds (as above: first this binding and JeroMQ at every size in turn, so that no size's measured rounds recompile what another size's paths deoptimised, then the size's own rounds; their numbers over the processes and the JIT compilation time that still fell in the measured rounds, summed, are the last two columns). ")
+                .append("Each round runs the native C baseline (`zmq_native_bench serve`, same libzmq), this binding (reused buffer; measured before any zero-copy message exists in the process, so with the critical calls) and the same C loop inside this JVM (next section; the two in turns first), the native baseline again, then JeroMQ. ")
+                .append("Throughput ratio = native time / other time (1.00 = as fast as C; above 1 = faster); medians over every round of every process. Per round, the JVM run is compared with the mean of the two native runs around it. Per process: the mean of its rounds' ratios; across the processes, the mean of those with its 95% confidence interval (Student's t, ")
+                .append(processes - 1).append(" degrees of freedom) and the lowest and highest process. A process's rounds share its threads' placement, memory layout and JIT decisions, so they vary less than processes do: the per-process interval is the one that covers a new run; the per-round one, over all rounds, is given beside it.\n\n");
+        md.append("| Size | Native C msg/s | JVM msg/s | JVM / native (medians) | per process: mean ± 95% | processes: min–max | per round: mean ± 95% | JeroMQ msg/s | JeroMQ / native | JVM / JeroMQ | Warm-up rounds | JIT while measured |\n");
+        md.append("|-----:|---------------:|----------:|-----------------------:|------------------------:|-------------------:|----------------------:|-------------:|----------------:|-------------:|---------------:|-------------------:|\n");
+        for (InterleavedProcesses.Spread spread : interleaved) {
+            Interleaved i = spread.pooled();
+            double[] perProcess = spread.perProcess(Interleaved::ratios);
             double nat = median(i.nativeNs());
             double jv = median(i.jvmNs());
             double jm = median(i.jeromqNs());
-            md.append(String.format("| %s | %s | %s | %.2f | %.2f ± %.2f | %.2f–%.2f | %s | %.2f | %.2f | %d + %d | %d ms |%n", size(i.size()), rate(nat), rate(jv),
-                    nat / jv, i.mean(), i.halfInterval(), i.low(), i.high(), rate(jm), nat / jm, jm / jv, i.sharedWarmupRounds(), i.warmupRounds(), i.compiledMs()));
+            md.append(String.format("| %s | %s | %s | %.2f | %.2f ± %.2f | %.2f–%.2f | %.2f ± %.2f | %s | %.2f | %.2f | %s | %d ms |%n", size(i.size()), rate(nat), rate(jv),
+                    nat / jv, mean(perProcess), halfInterval(perProcess), min(perProcess), max(perProcess), i.mean(), i.halfInterval(),
+                    rate(jm), nat / jm, jm / jv, spread.warmupRounds(), i.compiledMs()));
         }
 
         md.append("\n## The C loop inside this JVM\n\n");
         md.append("The native baseline's loop, C's own code and pthreads, built as a library (`libzmq_native_bench.so`) and run inside this JVM's process by one downcall per run, in the rounds above. ")
-                .append("Its ratio to the same loop in its own process is what the JVM's process costs C itself (its threads, its memory, the scheduling of two cores); the binding's ratio to it is what is left for the binding's calls. Per round, mean ± 95% (Student's t).\n\n");
-        md.append("| Size | C, own process msg/s | C inside this JVM msg/s | C inside this JVM / own process | JVM / C inside this JVM | min–max |\n");
-        md.append("|-----:|---------------------:|------------------------:|--------------------------------:|------------------------:|--------:|\n");
-        for (Interleaved i : interleaved) {
-            double[] left = i.jvmOverInJvm();
-            md.append(String.format("| %s | %s | %s | %.2f ± %.2f | %.2f ± %.2f | %.2f–%.2f |%n", size(i.size()), rate(median(i.nativeNs())), rate(median(i.inJvmNs())),
-                    mean(i.inJvmRatios()), halfInterval(i.inJvmRatios()), mean(left), halfInterval(left),
-                    Arrays.stream(left).min().orElseThrow(), Arrays.stream(left).max().orElseThrow()));
+                .append("Its ratio to the same loop in its own process is what the JVM's process costs C itself (its threads, its memory, the scheduling of two cores); the binding's ratio to it is what is left for the binding's calls. Per process, as above: mean ± 95% across the processes, and the lowest and highest process.\n\n");
+        md.append("| Size | C, own process msg/s | C inside this JVM msg/s | C inside this JVM / own process | processes: min–max | JVM / C inside this JVM | processes: min–max |\n");
+        md.append("|-----:|---------------------:|------------------------:|--------------------------------:|-------------------:|------------------------:|-------------------:|\n");
+        for (InterleavedProcesses.Spread spread : interleaved) {
+            Interleaved i = spread.pooled();
+            double[] inJvm = spread.perProcess(Interleaved::inJvmRatios);
+            double[] left = spread.perProcess(Interleaved::jvmOverInJvm);
+            md.append(String.format("| %s | %s | %s | %.2f ± %.2f | %.2f–%.2f | %.2f ± %.2f | %.2f–%.2f |%n", size(i.size()), rate(median(i.nativeNs())), rate(median(i.inJvmNs())),
+                    mean(inJvm), halfInterval(inJvm), min(inJvm), max(inJvm), mean(left), halfInterval(left), min(left), max(left)));
         }
 
         for (String suite : new String[] {"memory", "receive"}) {
@@ -763,12 +808,16 @@ public final class Suite {
                     mean(p.ratios()), halfInterval(p.ratios()), Arrays.stream(p.ratios()).min().orElseThrow(), Arrays.stream(p.ratios()).max().orElseThrow()));
         }
         md.append("\n## Targets\n\n");
-        for (Interleaved i : interleaved) {
-            if (i.size() == 64 || i.size() == 1024) {
+        for (InterleavedProcesses.Spread spread : interleaved) {
+            if (spread.size() == 64 || spread.size() == 1024) {
+                Interleaved i = spread.pooled();
                 double ratio = median(i.nativeNs()) / median(i.jvmNs());
-                md.append(String.format("- Reused buffer at %s: %.3f× native C (target ≥ 0.95): %s. Per round %.2f ± %.2f; the C loop inside this JVM %.2f ± %.2f, and this binding %.2f ± %.2f of that.%n",
-                        size(i.size()), ratio, ratio >= 0.95 ? "met" : "**not met**", i.mean(), i.halfInterval(), mean(i.inJvmRatios()), halfInterval(i.inJvmRatios()),
-                        mean(i.jvmOverInJvm()), halfInterval(i.jvmOverInJvm())));
+                double[] perProcess = spread.perProcess(Interleaved::ratios);
+                double[] inJvm = spread.perProcess(Interleaved::inJvmRatios);
+                double[] left = spread.perProcess(Interleaved::jvmOverInJvm);
+                md.append(String.format("- Reused buffer at %s: %.3f× native C (target ≥ 0.95): %s. Per process %.2f ± %.2f (%.2f–%.2f); the C loop inside this JVM %.2f ± %.2f of C in its own process, and this binding %.2f ± %.2f of that.%n",
+                        size(i.size()), ratio, ratio >= 0.95 ? "met" : "**not met**", mean(perProcess), halfInterval(perProcess), min(perProcess), max(perProcess),
+                        mean(inJvm), halfInterval(inJvm), mean(left), halfInterval(left)));
             }
         }
         double worstAlloc = rows.stream().filter(r -> r.method().startsWith("Reused") || r.suite().equals("receive"))
@@ -783,7 +832,8 @@ public final class Suite {
         double zc64kHigh = zc64k + halfInterval(large.ratios());
         md.append(String.format("- Zero-copy at 64 B: %.2f× a copying Message send (target ≤ 1.2): %s; at 64 KB: %.2f× (target < 1, here: the whole 95%% interval below 1, its top %.2f): %s.%n",
                 zc64, zc64 <= 1.2 ? "met" : "**not met**", zc64k, zc64kHigh, zc64kHigh < 1 ? "met" : "**not met**"));
-        for (Interleaved i : interleaved) {
+        for (InterleavedProcesses.Spread spread : interleaved) {
+            Interleaved i = spread.pooled();
             md.append(String.format("- JeroMQ at %s: this binding is %.2f× JeroMQ's throughput.%n", size(i.size()), median(i.jeromqNs()) / median(i.jvmNs())));
         }
 
