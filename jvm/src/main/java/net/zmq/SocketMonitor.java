@@ -22,10 +22,24 @@ public final class SocketMonitor implements AutoCloseable {
      */
     public SocketMonitor(Socket socket, int eventMask) {
         String endpoint = "inproc://net-zmq-monitor-" + NEXT.incrementAndGet();
-        socket.monitor(endpoint, eventMask);
         monitored = socket;
         events = new Socket(socket.context(), SocketType.PAIR);
-        events.connect(endpoint);
+        boolean monitoring = false;
+        try {
+            // libzmq 4.3 sends each event from its I/O thread with a blocking send: with the pipe full (events nobody
+            // reads), or without this socket as its peer, the I/O thread would stop. No limit on this side keeps the
+            // pipe from filling; close() stops the monitoring before this socket goes.
+            events.setOption(SocketOption.RCVHWM, 0);
+            socket.monitor(endpoint, eventMask);
+            monitoring = true;
+            events.connect(endpoint);
+        } catch (RuntimeException e) {
+            if (monitoring) {
+                socket.monitor(null, 0);
+            }
+            events.close();
+            throw e;
+        }
     }
 
     /**
@@ -40,7 +54,7 @@ public final class SocketMonitor implements AutoCloseable {
             return null;
         }
         String endpoint = events.recvString();
-        ByteBuffer b = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b = ByteBuffer.wrap(header).order(ByteOrder.nativeOrder()); // libzmq copies the fields in its own order
         int id = b.getShort(0) & 0xFFFF;
         int value = b.getInt(2);
         return new SocketMonitorEvent(SocketEvent.of(id), value, endpoint == null ? "" : endpoint);
@@ -61,14 +75,25 @@ public final class SocketMonitor implements AutoCloseable {
         }
     }
 
-    /** Stops monitoring (when the monitored socket is still open) and closes the event socket. */
+    /**
+     * Stops monitoring (when the monitored socket is still open) and closes the event socket. Idempotent.
+     *
+     * @throws IllegalStateException another thread is inside a call on the monitored socket: the monitor stays open
+     *                               (closing its event socket while libzmq still monitors would stop libzmq's I/O
+     *                               thread at the next event); close it from that thread, or once the call returned
+     */
     @Override
     public void close() {
+        if (events.isClosed()) {
+            return;
+        }
         if (!monitored.isClosed()) {
             try {
                 monitored.monitor(null, 0);
-            } catch (IllegalStateException | ZmqException e) {
-                // closed or in use meanwhile: its close ends the monitoring anyway
+            } catch (IllegalStateException e) {
+                if (!monitored.isClosed()) { // closed meanwhile: its close ended the monitoring
+                    throw new IllegalStateException("cannot stop monitoring: " + e.getMessage(), e);
+                }
             }
         }
         events.close();

@@ -3,6 +3,7 @@ package net.zmq;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -34,6 +35,32 @@ class MonitorProxyTests {
                 client.close();
                 assertNotNull(monitor.await(SocketEvent.DISCONNECTED, Zmq.WAIT));
             }
+        }
+    }
+
+    @Test
+    void aMonitorStaysOpenWhileAnotherThreadIsInACallOnItsSocketAndClosesAfter() throws Exception {
+        try (Socket server = Zmq.socket(context, SocketType.PULL)) {
+            server.bind("tcp://127.0.0.1:*");
+            String endpoint = server.lastEndpoint();
+            SocketMonitor monitor = new SocketMonitor(server, SocketEvent.ALL);
+            Thread receiver = Thread.ofPlatform().start(server::recvBytes);
+            long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
+            while (!server.core.inCall() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertTrue(server.core.inCall(), "the receiver never entered its call");
+            IllegalStateException e = assertThrows(IllegalStateException.class, monitor::close);
+            assertTrue(e.getMessage().contains("cannot stop monitoring"), e.getMessage());
+            // Still monitoring, and still read: a peer's connection is reported.
+            try (Socket client = Zmq.socket(context, SocketType.PUSH)) {
+                client.connect(endpoint);
+                assertNotNull(monitor.await(SocketEvent.ACCEPTED, Zmq.WAIT));
+                client.send("release");
+            }
+            receiver.join();
+            monitor.close();
+            monitor.close(); // idempotent
         }
     }
 
