@@ -1,12 +1,15 @@
 package net.zmq.loader;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import net.zmq.support.ChildJvm;
@@ -35,6 +38,38 @@ class LoaderTests {
             Outcome second = probe("-Dnet.zmq.cache.dir=" + cache);
             assertEquals(0, second.exit(), second.out());
             assertEquals(written, Files.getLastModifiedTime(extracted).toMillis(), "extracted again");
+        } finally {
+            try (Stream<Path> files = Files.walk(cache)) {
+                for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(f);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aDamagedCachedCopyIsReplacedAndACacheOthersCanWriteIsRefused() throws Exception {
+        Path cache = Files.createTempDirectory("net-zmq-cache");
+        try {
+            Outcome first = probe("-Dnet.zmq.cache.dir=" + cache);
+            assertEquals(0, first.exit(), first.out());
+            Path extracted;
+            try (Stream<Path> files = Files.walk(cache)) {
+                extracted = files.filter(f -> f.getFileName().toString().startsWith("libzmq")).findFirst().orElseThrow();
+            }
+            byte[] good = Files.readAllBytes(extracted);
+            Files.write(extracted, new byte[100]); // truncated, or planted by someone else
+            Outcome second = probe("-Dnet.zmq.cache.dir=" + cache);
+            assertEquals(0, second.exit(), second.out());
+            assertTrue(second.out().contains("from bundled"), second.out());
+            assertArrayEquals(good, Files.readAllBytes(extracted), "the damaged copy was loaded or kept");
+
+            Files.setPosixFilePermissions(extracted.getParent(), PosixFilePermissions.fromString("rwxrwxrwx"));
+            Outcome third = probe("-Dnet.zmq.cache.dir=" + cache);
+            assertFalse(third.out().contains("from bundled"), third.out());
+            // Without a system libzmq the failure lists why the bundled copy was refused; with one, that one is used.
+            assertTrue(third.exit() != 0 ? third.out().contains("other users can write to it") : third.out().contains("from system"),
+                    third.out());
         } finally {
             try (Stream<Path> files = Files.walk(cache)) {
                 for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
