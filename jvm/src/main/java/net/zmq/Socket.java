@@ -47,7 +47,15 @@ public final class Socket implements AutoCloseable {
      * @throws ZmqException          libzmq refused (too many sockets: EMFILE; a draft type without the draft API: EINVAL)
      */
     public Socket(Context context, SocketType type) {
-        this.context = context;
+        this(context, type, true);
+    }
+
+    /**
+     * A socket in context; one of the binding's own threads (the ZAP handler's) passes keepsContext false, so that
+     * the thread does not keep the context reachable and its Cleaner can still run ({@link #context()} is then null).
+     */
+    Socket(Context context, SocketType type, boolean keepsContext) {
+        this.context = keepsContext ? context : null;
         this.core = context.openSocket(type);
         cleanable = Context.CLEANER.register(this, core);
         setOption(SocketOption.LINGER, Duration.ofMillis(context.defaultLingerMs));

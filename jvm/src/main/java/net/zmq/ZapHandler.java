@@ -11,7 +11,9 @@ import java.time.Duration;
  */
 final class ZapHandler {
     static final String ENDPOINT = "inproc://zeromq.zap.01";
+    private static final System.Logger LOG = System.getLogger(ZapHandler.class.getName());
 
+    /** A ROUTER, so that no failed reply can leave it in a state that refuses the next request (as a REP would). */
     private final Socket socket;
     /** The authenticator that decides, or null (refuse all); changed and used under this object's lock, so once
      * {@link #detach} returns, the detached authenticator decides nothing more. */
@@ -19,7 +21,7 @@ final class ZapHandler {
 
     /** @throws ZmqException something else is bound to the ZAP endpoint of this context (EADDRINUSE) */
     ZapHandler(Context context) {
-        socket = context.socket(SocketType.REP);
+        socket = new Socket(context, SocketType.ROUTER, false); // the thread must not keep the context reachable
         try {
             socket.setOption(SocketOption.LINGER, Duration.ZERO);
             socket.bind(ENDPOINT);
@@ -52,27 +54,47 @@ final class ZapHandler {
     private void serve() {
         // The socket is used by this thread only. The context's close ends the receive (ETERM, or the socket closed).
         while (true) {
-            MultipartMessage request;
             try {
-                request = socket.recvMultipart();
+                MultipartMessage envelope = socket.recvMultipart();
+                if (envelope != null) {
+                    answer(envelope);
+                }
             } catch (ContextTerminatedException | IllegalStateException e) {
                 return;
-            }
-            if (request == null) {
-                continue;
-            }
-            String requestId = request.size() > 1 ? request.getString(1) : "";
-            ZapAuthenticator.Verdict verdict;
-            try {
-                verdict = decide(request);
             } catch (RuntimeException e) {
-                verdict = new ZapAuthenticator.Verdict("500", "internal error: " + e.getMessage(), "");
-            }
-            try {
-                socket.sendMultipart(MultipartMessage.of("1.0", requestId, verdict.status(), verdict.text(), verdict.userId(), ""));
-            } catch (ContextTerminatedException | IllegalStateException e) {
-                return;
+                // Keep serving: a handler that stopped would leave every later handshake waiting for an answer.
+                LOG.log(System.Logger.Level.ERROR, "the ZAP handler could not answer a request; it goes on", e);
             }
         }
+    }
+
+    /** Answers one request: [peer id, empty, version, request id, domain, address, identity, mechanism, credentials...]. */
+    private void answer(MultipartMessage envelope) {
+        int bodyAt = 0;
+        while (bodyAt < envelope.size() && envelope.get(bodyAt).length > 0) {
+            bodyAt++; // the routing ids, up to the empty delimiter
+        }
+        if (bodyAt == envelope.size()) {
+            return; // no delimiter: not from a REQ (libzmq's ZAP client is one); nothing to answer
+        }
+        MultipartMessage request = new MultipartMessage();
+        for (int i = bodyAt + 1; i < envelope.size(); i++) {
+            request.add(envelope.get(i));
+        }
+        String requestId = request.size() > 1 ? request.getString(1) : "";
+        ZapAuthenticator.Verdict verdict;
+        try {
+            verdict = decide(request);
+        } catch (RuntimeException e) {
+            verdict = new ZapAuthenticator.Verdict("500", "internal error: " + e.getMessage(), "");
+        }
+        MultipartMessage reply = new MultipartMessage();
+        for (int i = 0; i <= bodyAt; i++) {
+            reply.add(envelope.get(i)); // the routing ids and the delimiter
+        }
+        for (String part : new String[] {"1.0", requestId, verdict.status(), verdict.text(), verdict.userId(), ""}) {
+            reply.add(part);
+        }
+        socket.sendMultipart(reply);
     }
 }

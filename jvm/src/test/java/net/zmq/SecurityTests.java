@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.ref.WeakReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -134,6 +136,22 @@ class SecurityTests {
             zap.allowCurveKey(client.publicKey());
             assertEquals(true, curveExchange(server, client));
         }
+    }
+
+    @Test
+    void aContextWhoseAuthenticatorRanCanStillBeCollected() {
+        WeakReference<Context> collected = contextWithAnAuthenticatorThatRan();
+        long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
+        while (collected.get() != null && System.nanoTime() < deadline) {
+            System.gc();
+        }
+        assertNull(collected.get(), "the ZAP handler's thread keeps its context reachable");
+    }
+
+    private static WeakReference<Context> contextWithAnAuthenticatorThatRan() {
+        Context unclosed = new Context();
+        new ZapAuthenticator(unclosed).close();
+        return new WeakReference<>(unclosed);
     }
 
     @Test
