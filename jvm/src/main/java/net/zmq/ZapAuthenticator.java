@@ -94,10 +94,14 @@ public final class ZapAuthenticator implements AutoCloseable {
         return canonical == null ? address : canonical;
     }
 
-    /** The canonical text of an IP literal (no name lookup), or null when text is not one. */
+    /**
+     * The canonical text of an IP literal (no name lookup), or null when text is not one. A scope ("%eth0", which
+     * libzmq reports for link-local peers) is left out: an entry names the address whatever the interface.
+     */
     private static String literal(String text) {
+        int scope = text.indexOf('%');
         try {
-            return InetAddress.ofLiteral(text).getHostAddress();
+            return InetAddress.ofLiteral(scope < 0 ? text : text.substring(0, scope)).getHostAddress();
         } catch (IllegalArgumentException e) {
             return null;
         }
