@@ -44,11 +44,17 @@ public final class Poller implements AutoCloseable {
      * Adds socket, watched for events (a mask of {@link #READABLE} and {@link #WRITABLE}).
      *
      * @return its index, for {@link #isReadable} and {@link #isWritable}
+     * @throws IllegalArgumentException events is not such a mask, or the socket was added already
      */
     public int add(Socket socket, int events) {
         ensureOpen();
         if ((events & ~(READABLE | WRITABLE)) != 0 || events == 0) {
             throw new IllegalArgumentException("events must be READABLE, WRITABLE or both (got " + events + ")");
+        }
+        int existing = sockets.indexOf(socket);
+        if (existing >= 0) { // its second claim in poll() would be refused, and every poll with it
+            throw new IllegalArgumentException("this socket is already in the poller at index " + existing
+                    + ": add it once, with READABLE | WRITABLE for both");
         }
         int index = sockets.size();
         if ((index + 1) * ITEM_SIZE > items.byteSize()) {

@@ -35,7 +35,7 @@ public final class Proxy {
         int claimed = 0;
         try {
             for (; claimed < sockets.length; claimed++) {
-                if (sockets[claimed] != null) {
+                if (claims(sockets, claimed)) {
                     sockets[claimed].core.begin();
                 }
             }
@@ -55,11 +55,24 @@ public final class Proxy {
             }
         } finally {
             for (int i = 0; i < claimed; i++) {
-                if (sockets[i] != null) {
+                if (claims(sockets, i)) {
                     sockets[i].core.end();
                 }
             }
         }
+    }
+
+    /** Whether sockets[i] is claimed by this proxy: once per socket (libzmq lets one socket be frontend and backend). */
+    private static boolean claims(Socket[] sockets, int i) {
+        if (sockets[i] == null) {
+            return false;
+        }
+        for (int j = 0; j < i; j++) {
+            if (sockets[j] == sockets[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static MemorySegment handle(Socket socket) {

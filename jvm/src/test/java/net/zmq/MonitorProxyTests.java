@@ -78,6 +78,9 @@ class MonitorProxyTests {
             assertTrue(poller.isReadable(ib));
             assertTrue(!poller.isReadable(ii));
             assertEquals("wake", b.recvString());
+            IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> poller.add(b, Poller.WRITABLE));
+            assertTrue(twice.getMessage().contains("already in the poller at index " + ib), twice.getMessage());
+            assertEquals(0, poller.poll(Duration.ZERO)); // still polls
         }
     }
 
@@ -99,6 +102,23 @@ class MonitorProxyTests {
             assertEquals("through the proxy", worker.recvString());
             worker.send("back");
             assertEquals("back", client.recvString());
+        }
+        proxyContext.close();
+        proxy.join(Zmq.WAIT.toMillis());
+        assertEquals(Thread.State.TERMINATED, proxy.getState());
+    }
+
+    @Test
+    void aProxyWithOneSocketAsFrontendAndBackendEchoes() throws Exception {
+        Context proxyContext = new Context();
+        Socket router = proxyContext.socket(SocketType.ROUTER);
+        router.bind("tcp://127.0.0.1:*");
+        String endpoint = router.lastEndpoint();
+        Thread proxy = Thread.ofPlatform().start(() -> Proxy.run(router, router, null));
+        try (Socket client = Zmq.socket(context, SocketType.DEALER)) {
+            client.connect(endpoint);
+            client.send("echo");
+            assertEquals("echo", client.recvString());
         }
         proxyContext.close();
         proxy.join(Zmq.WAIT.toMillis());
