@@ -248,7 +248,10 @@ public final class LibZmq {
      * critical handles capture) or must be told apart at once (a timeout from an interruption), and otherwise learns
      * why a call failed from a second try that captures (see Socket.transfer).
      */
-    /** Mode: the critical handle that captures nothing; sends only (see {@link #criticalSendRecv()}). */
+    /**
+     * Mode: the critical handle that captures nothing; sends only (see {@link #criticalSendRecv()}). Once a zero-copy
+     * message exists, the critical modes take the ordinary handles (still non-blocking: they are used with ZMQ_DONTWAIT).
+     */
     public static final int CALL_CRITICAL = 0;
     /** Mode: the ordinary handle, capturing nothing. */
     public static final int CALL_ORDINARY = 1;
@@ -304,8 +307,10 @@ public final class LibZmq {
         noZeroCopyYet = false;
         // A thread that read the flag as true just before may be about to make a critical call, or be inside one, that
         // could meet this message. Closing a shared arena stops every thread at a safepoint, which a thread inside a
-        // critical call reaches only once it has returned, and compiled code has none between reading the flag and
-        // the call: after this, no critical call decided on the old value is left.
+        // critical call reaches only once it has returned. The critical send and receive modes read the flag again
+        // right before their downcall (below), which leaves no safepoint between the read and the call in compiled
+        // code; in interpreted code only the handle's own linkage lies between them, which is where the small window
+        // that remains is.
         Arena.ofShared().close();
     }
 
@@ -318,7 +323,8 @@ public final class LibZmq {
     public static int send(int mode, MemorySegment callState, MemorySegment socket, MemorySegment buffer, long size, int flags) {
         try {
             return switch (mode) {
-                case CALL_CRITICAL -> (int) SEND_CRITICAL.invokeExact(socket, buffer, size, flags);
+                case CALL_CRITICAL -> noZeroCopyYet ? (int) SEND_CRITICAL.invokeExact(socket, buffer, size, flags)
+                        : (int) SEND.invokeExact(socket, buffer, size, flags);
                 case CALL_ORDINARY -> (int) SEND.invokeExact(socket, buffer, size, flags);
                 case CALL_CAPTURING -> (int) SEND_CAPTURING.invokeExact(callState, socket, buffer, size, flags);
                 default -> throw noHandle("zmq_send", mode);
@@ -332,7 +338,8 @@ public final class LibZmq {
     public static int recv(int mode, MemorySegment callState, MemorySegment socket, MemorySegment buffer, long size, int flags) {
         try {
             return switch (mode) {
-                case CALL_CRITICAL_CAPTURING -> (int) RECV_CRITICAL.invokeExact(callState, socket, buffer, size, flags);
+                case CALL_CRITICAL_CAPTURING -> noZeroCopyYet ? (int) RECV_CRITICAL.invokeExact(callState, socket, buffer, size, flags)
+                        : (int) RECV_CAPTURING.invokeExact(callState, socket, buffer, size, flags);
                 case CALL_ORDINARY -> (int) RECV.invokeExact(socket, buffer, size, flags);
                 case CALL_CAPTURING -> (int) RECV_CAPTURING.invokeExact(callState, socket, buffer, size, flags);
                 default -> throw noHandle("zmq_recv", mode);
@@ -346,7 +353,8 @@ public final class LibZmq {
     public static int msgSend(int mode, MemorySegment callState, MemorySegment msg, MemorySegment socket, int flags) {
         try {
             return switch (mode) {
-                case CALL_CRITICAL -> (int) MSG_SEND_CRITICAL.invokeExact(msg, socket, flags);
+                case CALL_CRITICAL -> noZeroCopyYet ? (int) MSG_SEND_CRITICAL.invokeExact(msg, socket, flags)
+                        : (int) MSG_SEND.invokeExact(msg, socket, flags);
                 case CALL_ORDINARY -> (int) MSG_SEND.invokeExact(msg, socket, flags);
                 case CALL_CAPTURING -> (int) MSG_SEND_CAPTURING.invokeExact(callState, msg, socket, flags);
                 default -> throw noHandle("zmq_msg_send", mode);
@@ -360,7 +368,8 @@ public final class LibZmq {
     public static int msgRecv(int mode, MemorySegment callState, MemorySegment msg, MemorySegment socket, int flags) {
         try {
             return switch (mode) {
-                case CALL_CRITICAL_CAPTURING -> (int) MSG_RECV_CRITICAL.invokeExact(callState, msg, socket, flags);
+                case CALL_CRITICAL_CAPTURING -> noZeroCopyYet ? (int) MSG_RECV_CRITICAL.invokeExact(callState, msg, socket, flags)
+                        : (int) MSG_RECV_CAPTURING.invokeExact(callState, msg, socket, flags);
                 case CALL_ORDINARY -> (int) MSG_RECV.invokeExact(msg, socket, flags);
                 case CALL_CAPTURING -> (int) MSG_RECV_CAPTURING.invokeExact(callState, msg, socket, flags);
                 default -> throw noHandle("zmq_msg_recv", mode);
