@@ -5,11 +5,13 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
@@ -26,6 +28,8 @@ final class InterleavedProcesses {
     }
 
     private static final String RAW = "raw ";
+    /** Far beyond a child's run (about half a minute here). */
+    private static final Duration CHILD_LIMIT = Duration.ofMinutes(10);
 
     /** One size's runs, one per process in the order they ran. */
     record Spread(int size, List<Suite.Interleaved> runs) {
@@ -92,7 +96,13 @@ final class InterleavedProcesses {
     static List<Spread> run(String nativeBench, int processes, int smallRounds, int largeRounds) throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java));
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        for (String option : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            // Not a debugger's or an agent's port, nor a log or recording file, that each child would fight over.
+            if (!option.startsWith("-agentlib:") && !option.startsWith("-agentpath:") && !option.startsWith("-javaagent:")
+                    && !option.startsWith("-Xrunjdwp") && !option.startsWith("-Xlog") && !option.startsWith("-XX:StartFlightRecording")) {
+                command.add(option);
+            }
+        }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), Suite.class.getName(), "--native", nativeBench,
                 "--interleaved-only", "--processes", "0", "--raw",
                 "--small-rounds", Integer.toString(smallRounds), "--large-rounds", Integer.toString(largeRounds)));
@@ -100,6 +110,16 @@ final class InterleavedProcesses {
         for (int p = 1; p <= processes; p++) {
             System.out.printf("interleaved: process %d of %d%n", p, processes);
             Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            // A child that hangs (a peer that never answers) is ended, which ends the reading below.
+            Thread watchdog = Thread.ofPlatform().daemon().start(() -> {
+                try {
+                    if (!child.waitFor(CHILD_LIMIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                        child.destroyForcibly();
+                    }
+                } catch (InterruptedException e) {
+                    child.destroyForcibly();
+                }
+            });
             try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.US_ASCII))) {
                 for (String line; (line = out.readLine()) != null; ) {
                     if (line.startsWith(RAW)) {
@@ -110,8 +130,10 @@ final class InterleavedProcesses {
                     }
                 }
             }
+            watchdog.join();
             if (child.waitFor() != 0) {
-                throw new IllegalStateException("interleaved process " + p + " exited with " + child.exitValue());
+                throw new IllegalStateException("interleaved process " + p + " exited with " + child.exitValue()
+                        + " (ended after " + CHILD_LIMIT.toMinutes() + " minutes if it had not finished by then)");
             }
         }
         List<Spread> spreads = new ArrayList<>();
