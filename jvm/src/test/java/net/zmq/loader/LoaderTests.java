@@ -22,28 +22,40 @@ class LoaderTests {
         return ChildJvm.run(LoaderProbe.class, properties);
     }
 
+    /** Probes with cache as the cache directory; asserts the bundled library was loaded. */
+    private static Outcome loadsBundled(Path cache) throws IOException, InterruptedException {
+        Outcome outcome = probe("-Dnet.zmq.cache.dir=" + cache);
+        assertEquals(0, outcome.exit(), outcome.out());
+        assertTrue(outcome.out().contains("from bundled"), outcome.out());
+        return outcome;
+    }
+
+    private static Path extractedLibrary(Path cache) throws IOException {
+        try (Stream<Path> files = Files.walk(cache)) {
+            return files.filter(f -> f.getFileName().toString().startsWith("libzmq")).findFirst().orElseThrow();
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(f);
+            }
+        }
+    }
+
     @Test
     void bundledLibraryIsExtractedOnceToTheCacheAndLoadedFromThere() throws Exception {
         Path cache = Files.createTempDirectory("net-zmq-cache");
         try {
-            Outcome first = probe("-Dnet.zmq.cache.dir=" + cache);
-            assertEquals(0, first.exit(), first.out());
-            assertTrue(first.out().contains("from bundled"), first.out());
-            Path extracted;
-            try (Stream<Path> files = Files.walk(cache)) {
-                extracted = files.filter(f -> f.getFileName().toString().startsWith("libzmq")).findFirst().orElseThrow();
-            }
+            Outcome first = loadsBundled(cache);
+            Path extracted = extractedLibrary(cache);
             assertTrue(first.out().contains(extracted.toString()), first.out());
             long written = Files.getLastModifiedTime(extracted).toMillis();
-            Outcome second = probe("-Dnet.zmq.cache.dir=" + cache);
-            assertEquals(0, second.exit(), second.out());
+            loadsBundled(cache);
             assertEquals(written, Files.getLastModifiedTime(extracted).toMillis(), "extracted again");
         } finally {
-            try (Stream<Path> files = Files.walk(cache)) {
-                for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(f);
-                }
-            }
+            deleteTree(cache);
         }
     }
 
@@ -51,17 +63,11 @@ class LoaderTests {
     void aDamagedCachedCopyIsReplacedAndACacheOthersCanWriteIsRefused() throws Exception {
         Path cache = Files.createTempDirectory("net-zmq-cache");
         try {
-            Outcome first = probe("-Dnet.zmq.cache.dir=" + cache);
-            assertEquals(0, first.exit(), first.out());
-            Path extracted;
-            try (Stream<Path> files = Files.walk(cache)) {
-                extracted = files.filter(f -> f.getFileName().toString().startsWith("libzmq")).findFirst().orElseThrow();
-            }
+            loadsBundled(cache);
+            Path extracted = extractedLibrary(cache);
             byte[] good = Files.readAllBytes(extracted);
             Files.write(extracted, new byte[100]); // truncated, or planted by someone else
-            Outcome second = probe("-Dnet.zmq.cache.dir=" + cache);
-            assertEquals(0, second.exit(), second.out());
-            assertTrue(second.out().contains("from bundled"), second.out());
+            loadsBundled(cache);
             assertArrayEquals(good, Files.readAllBytes(extracted), "the damaged copy was loaded or kept");
 
             Files.setPosixFilePermissions(extracted.getParent(), PosixFilePermissions.fromString("rwxrwxrwx"));
@@ -71,11 +77,7 @@ class LoaderTests {
             assertTrue(third.exit() != 0 ? third.out().contains("other users can write to it") : third.out().contains("from system"),
                     third.out());
         } finally {
-            try (Stream<Path> files = Files.walk(cache)) {
-                for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(f);
-                }
-            }
+            deleteTree(cache);
         }
     }
 
