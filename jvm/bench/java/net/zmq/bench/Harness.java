@@ -48,6 +48,24 @@ final class Harness {
      * sides wait with {@link LockSupport#park}, which allocates nothing: a Semaphore's wait allocates a queue node,
      * which would count in the allocation figures of the two threads measured.
      */
+    /** The options the loop diagnostics share: --size N (64 by default), --rounds N, --native &lt;zmq_native_bench&gt; (or null). */
+    record LoopOptions(int size, int rounds, String nativeBench) {
+        static LoopOptions parse(String[] args, int defaultRounds) {
+            int size = 64;
+            int rounds = defaultRounds;
+            String nativeBench = null;
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--size" -> size = Integer.parseInt(args[++i]);
+                    case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                    case "--native" -> nativeBench = args[++i];
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                }
+            }
+            return new LoopOptions(size, rounds, nativeBench);
+        }
+    }
+
     static final class Sender implements AutoCloseable {
         private final Thread thread;
         private volatile long started;

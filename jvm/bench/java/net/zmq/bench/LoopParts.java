@@ -31,17 +31,10 @@ public final class LoopParts {
     private static final int ZMQ_SNDMORE = 2;
 
     public static void main(String[] args) throws Exception {
-        int size = 64;
-        int rounds = 150;
-        String nativeBench = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--size" -> size = Integer.parseInt(args[++i]);
-                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-                case "--native" -> nativeBench = args[++i];
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
-            }
-        }
+        Harness.LoopOptions options = Harness.LoopOptions.parse(args, 150);
+        int size = options.size();
+        int rounds = options.rounds();
+        String nativeBench = options.nativeBench();
         if (nativeBench == null) {
             throw new IllegalArgumentException("--native <zmq_native_bench> is needed: C's loop is loaded from beside it");
         }

@@ -23,17 +23,10 @@ public final class Sides {
     }
 
     public static void main(String[] args) throws Exception {
-        int size = 64;
-        int rounds = 40;
-        String nativeBench = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--size" -> size = Integer.parseInt(args[++i]);
-                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-                case "--native" -> nativeBench = args[++i];
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
-            }
-        }
+        Harness.LoopOptions options = Harness.LoopOptions.parse(args, 40);
+        int size = options.size();
+        int rounds = options.rounds();
+        String nativeBench = options.nativeBench();
         int n = Suite.MESSAGES;
         byte[] payload = new byte[size];
         byte[] id = new byte[16];
