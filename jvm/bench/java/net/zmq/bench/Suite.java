@@ -278,7 +278,7 @@ public final class Suite {
             }
             for (Interleaved i : phase) {
                 System.out.printf("%6d B: JVM / native %.3f (medians), per round %.3f ± %.3f (%.2f–%.2f); C inside this JVM / native %.3f ± %.3f; JVM / C inside this JVM %.3f ± %.3f%n",
-                        i.size(), median(i.nativeNs()) / median(i.jvmNs()), i.mean(), i.halfInterval(), i.low(), i.high(),
+                        i.size(), median(i.nativeNs()) / median(i.jvmNs()), i.mean(), i.halfInterval(), min(i.ratios()), max(i.ratios()),
                         mean(i.inJvmRatios()), halfInterval(i.inJvmRatios()), mean(i.jvmOverInJvm()), halfInterval(i.jvmOverInJvm()));
             }
             return;
@@ -511,14 +511,6 @@ public final class Suite {
                 out[r] = (nativeNs[2 * r] + nativeNs[2 * r + 1]) / 2.0 / ns[r];
             }
             return out;
-        }
-
-        double low() {
-            return Arrays.stream(ratios()).min().orElseThrow();
-        }
-
-        double high() {
-            return Arrays.stream(ratios()).max().orElseThrow();
         }
 
         double halfInterval() {
@@ -805,7 +797,7 @@ public final class Suite {
         md.append("| Size | Message (median) | MessageZeroCopy (median) | ZeroCopy / Message per round: mean ± 95% | min–max |\n|-----:|--------:|----------------:|-------------------:|--------:|\n");
         for (Paired p : zeroCopy) {
             md.append(String.format("| %s | %.2f ms | %.2f ms | %.2f ± %.2f | %.2f–%.2f |%n", size(p.size()), median(p.copyNs()) / 1e6, median(p.zeroNs()) / 1e6,
-                    mean(p.ratios()), halfInterval(p.ratios()), Arrays.stream(p.ratios()).min().orElseThrow(), Arrays.stream(p.ratios()).max().orElseThrow()));
+                    mean(p.ratios()), halfInterval(p.ratios()), min(p.ratios()), max(p.ratios())));
         }
         md.append("\n## Targets\n\n");
         for (InterleavedProcesses.Spread spread : interleaved) {
