@@ -16,7 +16,7 @@ import net.zmq.internal.LibZmq;
  * the public API. Each row but the first two is compared with the row it adds to or saves from: a critical downcall
  * that does nothing; libzmq's own send; the errno capture (which the binding makes only after a failure); the
  * thread-state transition that a critical downcall skips; the socket's claim (a compare-and-swap in, a fenced store
- * out) with the binding's code around the call; an array send's two more downcalls and copy from the heap. The raw rows
+ * out) with the binding's code around the call; an array send, one critical zmq_send reading the Java heap. The raw rows
  * call the internal handles on the socket's native handle (read by reflection). The rows take turns, 41 runs each after
  * three warm-up runs; a difference is the median of the runs' differences within a turn, which cancels a drift of the
  * machine's speed between turns.
@@ -52,7 +52,7 @@ public final class CallCost {
                 "zmq_send, ordinary capturing errno (+ the capture)",
                 "zmq_send, critical (- the transition)",
                 "Socket.send(MemorySegment) (+ claim, binding)",
-                "Socket.send(byte[]) (+ 2 downcalls, heap copy)",
+                "Socket.send(byte[]) (a heap segment)",
             };
             // Each row writes its own loop out: one loop calling each row's call through an interface would add a
             // call of its own to every measured one.

@@ -192,9 +192,18 @@ public final class Socket implements AutoCloseable {
         }
     }
 
-    /** Sends an array's range as one frame, with the claim held. */
+    /**
+     * Sends an array's range as one frame, with the claim held. While critical calls are allowed, a frame of at most
+     * {@link #ARRAY_SEND_CRITICAL_MAX} bytes is first sent straight from the array by one critical, non-blocking
+     * zmq_send ({@link LibZmq#sendArrayCritical}). When that is not allowed or the frame is not queued at once, the
+     * frame is built in native memory (as zmq_send builds it, the array copied straight in) and sent through
+     * {@link #transfer}, which can wait.
+     */
     private boolean sendArray(SocketCore c, byte[] data, int offset, int length, int flags) {
-        // As zmq_send does it, but copying straight from the array: a frame of the size, filled, then sent.
+        boolean triedCritical = length <= ARRAY_SEND_CRITICAL_MAX && LibZmq.criticalSendRecv();
+        if (triedCritical && LibZmq.sendArrayCritical(c.handle, data, offset, length, flags | ZMQ_DONTWAIT) >= 0) {
+            return true;
+        }
         MemorySegment msg = c.sendMessage();
         if (LibZmq.msgInitSize(msg, length) != 0) {
             throw new ZmqException(Errno.ENOMEM, "Creating a frame of " + length + " bytes");
@@ -202,7 +211,7 @@ public final class Socket implements AutoCloseable {
         MemorySegment.copy(data, offset, LibZmq.EVERYTHING, JAVA_BYTE, LibZmq.msgDataAddress(msg), length);
         boolean sent = false;
         try {
-            sent = transfer(MSG_SEND, c, msg, 0, flags) >= 0;
+            sent = (triedCritical ? afterCriticalTry(MSG_SEND, c, msg, 0, flags) : transfer(MSG_SEND, c, msg, 0, flags)) >= 0;
             return sent;
         } finally {
             if (!sent) {
@@ -406,6 +415,12 @@ public final class Socket implements AutoCloseable {
     private static final int RECV = 1;
     private static final int MSG_SEND = 2;
     private static final int MSG_RECV = 3;
+    /**
+     * The largest frame sent straight from its array by a critical call, during which the GC waits: libzmq copies the
+     * array once, about a millisecond's work at this size or less. The JDK's own copies poll for a safepoint after
+     * each such chunk.
+     */
+    private static final int ARRAY_SEND_CRITICAL_MAX = 1 << 20;
     private static final String[] WHAT = {"Sending", "Receiving", "Sending a message", "Receiving a message"};
 
     /** {@link #transfer} inside a claim of its own. */
@@ -469,17 +484,36 @@ public final class Socket implements AutoCloseable {
         if ((sending || dontWait) && LibZmq.criticalSendRecv()) {
             int critical = sending ? LibZmq.CALL_CRITICAL : LibZmq.CALL_CRITICAL_CAPTURING;
             int rc = call(kind, critical, c, data, size, flags | ZMQ_DONTWAIT);
-            if (rc >= 0 || sending && (rc = retryCapturing(kind, c, data, size, flags)) >= 0) {
-                return rc;
-            }
-            int errno = LibZmq.errno(c.callState());
-            if (errno == Errno.EAGAIN && dontWait) {
-                return -1;
-            }
-            if (errno != Errno.EAGAIN && errno != Errno.EINTR) {
-                throw error(errno, WHAT[kind]);
-            }
+            return rc >= 0 ? rc : afterCriticalTry(kind, c, data, size, flags);
         }
+        return transferWaiting(kind, c, data, size, flags);
+    }
+
+    /**
+     * {@link #transfer} after a critical, non-blocking try of this send or receive failed (for a send: a try that
+     * captured nothing, of this call or of the same frame from its array): learns why, returns -1 for EAGAIN when the
+     * caller does not wait, throws for an error, else goes on as the call asks.
+     */
+    private int afterCriticalTry(int kind, SocketCore c, MemorySegment data, long size, int flags) {
+        boolean sending = kind == SEND || kind == MSG_SEND;
+        int rc;
+        if (sending && (rc = retryCapturing(kind, c, data, size, flags)) >= 0) {
+            return rc;
+        }
+        int errno = LibZmq.errno(c.callState());
+        if (errno == Errno.EAGAIN && (flags & ZMQ_DONTWAIT) != 0) {
+            return -1;
+        }
+        if (errno != Errno.EAGAIN && errno != Errno.EINTR) {
+            throw error(errno, WHAT[kind]);
+        }
+        return transferWaiting(kind, c, data, size, flags);
+    }
+
+    /** {@link #transfer} without a critical try: waits on a virtual thread's reactor or in libzmq, as the call asks. */
+    private int transferWaiting(int kind, SocketCore c, MemorySegment data, long size, int flags) {
+        boolean dontWait = (flags & ZMQ_DONTWAIT) != 0;
+        boolean sending = kind == SEND || kind == MSG_SEND;
         int timeoutMs = sending ? c.sendTimeoutMs : c.receiveTimeoutMs;
         if (!dontWait && Thread.currentThread().isVirtual() && Reactor.available()) {
             long deadline = timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0; // the whole call's, across tries

@@ -2,6 +2,7 @@ package net.zmq;
 
 import java.lang.foreign.Arena;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicReference;
 import net.zmq.internal.LibZmq;
 import net.zmq.support.Zmq;
 
@@ -49,7 +50,65 @@ public final class ArrayCallProbe {
             expectThrows(ZmqException.class, () -> req.send(digits(10), SendFlags.DONT_WAIT));
             expectThrows(ZmqException.class, () -> req.send(digits(300), SendFlags.NONE));
         }
+        checkFlowControl(context);
         System.out.println("array calls checked, critical=" + critical);
+    }
+
+    /**
+     * Blocking array sends that find no room (inproc, high-water marks of 1: the first, non-blocking try fails on
+     * most frames) wait, and every frame arrives once and in order; one frame is larger than the binding sends
+     * straight from its array.
+     */
+    private static void checkFlowControl(Context context) {
+        int frames = 400;
+        int large = 200;
+        try (Socket push = Zmq.socket(context, SocketType.PUSH); Socket pull = Zmq.socket(context, SocketType.PULL)) {
+            push.setOption(SocketOption.SNDHWM, 1);
+            pull.setOption(SocketOption.RCVHWM, 1);
+            Zmq.connect(pull, push, "inproc");
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread sender = Thread.ofPlatform().start(() -> {
+                try {
+                    for (int i = 0; i < frames; i++) {
+                        byte[] data = framed(i, frameSize(i, large));
+                        push.send(data, 1, data.length - 2, SendFlags.NONE); // the array's ends are not sent
+                    }
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            });
+            byte[] buffer = new byte[frameSize(large, large) + 1];
+            for (int i = 0; i < frames; i++) {
+                int size = pull.recv(buffer);
+                byte[] sent = framed(i, frameSize(i, large));
+                expect(size == sent.length - 2 && Arrays.equals(sent, 1, sent.length - 1, buffer, 0, size),
+                        "frame " + i + " arrived whole, in order (" + size + " B)");
+            }
+            join(sender);
+            expect(failure.get() == null, "the sender finished: " + failure.get());
+        }
+    }
+
+    private static int frameSize(int i, int large) {
+        return i == large ? (3 << 19) : i % 3 == 0 ? 300 : 10;
+    }
+
+    /** A frame of size bytes between two marker bytes, its bytes telling its number. */
+    private static byte[] framed(int number, int size) {
+        byte[] data = new byte[size + 2];
+        Arrays.fill(data, (byte) number);
+        data[0] = 'x';
+        data[size + 1] = 'x';
+        return data;
+    }
+
+    private static void join(Thread thread) {
+        try {
+            thread.join(Zmq.WAIT.toMillis());
+        } catch (InterruptedException e) {
+            throw new AssertionError("interrupted", e);
+        }
+        expect(!thread.isAlive(), "the sender finished within " + Zmq.WAIT);
     }
 
     /** Ranges, truncation and EAGAIN for frames of frameSize received into buffers of bufferSize. */
