@@ -197,7 +197,6 @@ final class Harness {
                 b.op.run();
             }
         }, warmups);
-        long self = Thread.currentThread().threadId();
         long[][] nanos = new long[benchmarks.size()][iterations];
         long[] allocated = new long[benchmarks.size()];
         for (int i = 0; i < iterations; i++) {
@@ -205,17 +204,22 @@ final class Harness {
                 // Every other round in reverse order, so that no row always runs right after the same other row.
                 int k = i % 2 == 0 ? j : benchmarks.size() - 1 - j;
                 Benchmark b = benchmarks.get(k);
-                long before = THREADS.getThreadAllocatedBytes(self) + THREADS.getThreadAllocatedBytes(b.sender.threadId());
+                long before = allocatedBytes(b.sender);
                 long start = System.nanoTime();
                 b.op.run();
                 nanos[k][i] = System.nanoTime() - start;
-                allocated[k] += THREADS.getThreadAllocatedBytes(self) + THREADS.getThreadAllocatedBytes(b.sender.threadId()) - before;
+                allocated[k] += allocatedBytes(b.sender) - before;
             }
         }
         for (int k = 0; k < benchmarks.size(); k++) {
             benchmarks.get(k).result = new Result(nanos[k], allocated[k] / (double) ((long) messages * iterations));
         }
         return benchmarks;
+    }
+
+    /** Bytes allocated so far by the calling thread (a benchmark's receiver) and sender's thread. */
+    static long allocatedBytes(Sender sender) {
+        return THREADS.getCurrentThreadAllocatedBytes() + THREADS.getThreadAllocatedBytes(sender.threadId());
     }
 
     /**

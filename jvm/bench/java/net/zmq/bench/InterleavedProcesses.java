@@ -37,7 +37,7 @@ final class InterleavedProcesses {
         Suite.Interleaved pooled() {
             return new Suite.Interleaved(size, concat(Suite.Interleaved::nativeNs), concat(Suite.Interleaved::jvmNs),
                     concat(Suite.Interleaved::inJvmNs), concat(Suite.Interleaved::jeromqNs), 0, 0,
-                    runs.stream().mapToLong(Suite.Interleaved::compiledMs).sum());
+                    runs.stream().mapToLong(Suite.Interleaved::compiledMs).sum(), runs.stream().mapToLong(Suite.Interleaved::jvmAllocated).sum());
         }
 
         private long[] concat(Function<Suite.Interleaved, long[]> part) {
@@ -65,7 +65,8 @@ final class InterleavedProcesses {
     static void print(List<Suite.Interleaved> phase) {
         for (Suite.Interleaved i : phase) {
             StringBuilder line = new StringBuilder(RAW).append(i.size()).append(' ').append(i.sharedWarmupRounds()).append(' ')
-                    .append(i.warmupRounds()).append(' ').append(i.compiledMs()).append(' ').append(i.jvmNs().length);
+                    .append(i.warmupRounds()).append(' ').append(i.compiledMs()).append(' ').append(i.jvmAllocated()).append(' ')
+                    .append(i.jvmNs().length);
             for (long[] part : List.of(i.nativeNs(), i.jvmNs(), i.inJvmNs(), i.jeromqNs())) {
                 for (long ns : part) {
                     line.append(' ').append(ns);
@@ -77,8 +78,8 @@ final class InterleavedProcesses {
 
     private static Suite.Interleaved parse(String line) {
         long[] v = Arrays.stream(line.substring(RAW.length()).split(" ")).mapToLong(Long::parseLong).toArray();
-        int rounds = (int) v[4];
-        int at = 5;
+        int rounds = (int) v[5];
+        int at = 6;
         long[] nat = Arrays.copyOfRange(v, at, at += 2 * rounds);
         long[] jvm = Arrays.copyOfRange(v, at, at += rounds);
         long[] inJvm = Arrays.copyOfRange(v, at, at += rounds);
@@ -86,7 +87,7 @@ final class InterleavedProcesses {
         if (at != v.length) {
             throw new IllegalStateException("a child's line has " + v.length + " numbers, not " + at);
         }
-        return new Suite.Interleaved((int) v[0], nat, jvm, inJvm, jeromq, (int) v[1], (int) v[2], v[3]);
+        return new Suite.Interleaved((int) v[0], nat, jvm, inJvm, jeromq, (int) v[1], (int) v[2], v[3], v[4]);
     }
 
     /**
