@@ -67,6 +67,14 @@ final class SocketCore implements Runnable {
     /** The zmq_msg_t frames are received into (then copied out), and the one array sends are built in; made on first use. */
     private MemorySegment message;
     private MemorySegment sendMessage;
+    /**
+     * The two arrays sent last through {@link #arraySegment} (the newer first), each with its heap segment once it was
+     * sent twice (null before). Claim held; unused on a thread-safe socket.
+     */
+    private byte[] newerArray;
+    private byte[] olderArray;
+    private MemorySegment newerSegment;
+    private MemorySegment olderSegment;
     /** RCVTIMEO and SNDTIMEO as last set, for the waits that do not block in libzmq (virtual threads). */
     volatile int receiveTimeoutMs = -1;
     volatile int sendTimeoutMs = -1;
@@ -256,6 +264,33 @@ final class SocketCore implements Runnable {
             sendMessage = Native.malloc(LibZmq.MSG_SIZE);
         }
         return sendMessage;
+    }
+
+    /**
+     * A heap segment over array, for a critical send straight from it (claim held). An array sent again while it is
+     * one of the last two arrays sent gets a segment kept for it, so a buffer reused for every send (or two that
+     * alternate, as a routing id and a payload do) costs no allocation whatever the JIT decides. Any other array gets a
+     * new segment, which the JIT removes when it inlines this whole call. The socket keeps its last two arrays
+     * reachable until it sends others or closes.
+     */
+    MemorySegment arraySegment(byte[] array) {
+        if (threadSafe) {
+            return MemorySegment.ofArray(array);
+        }
+        if (array == newerArray) {
+            if (newerSegment == null) {
+                newerSegment = MemorySegment.ofArray(array);
+            }
+            return newerSegment;
+        }
+        // The newer becomes the older; array becomes the newer, with the older's segment when it was the older.
+        MemorySegment segment = array == olderArray
+                ? (olderSegment != null ? olderSegment : MemorySegment.ofArray(array)) : null;
+        olderArray = newerArray;
+        olderSegment = newerSegment;
+        newerArray = array;
+        newerSegment = segment;
+        return segment != null ? segment : MemorySegment.ofArray(array);
     }
 
     /**

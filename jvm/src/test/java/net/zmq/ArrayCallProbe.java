@@ -51,6 +51,7 @@ public final class ArrayCallProbe {
             expectThrows(ZmqException.class, () -> req.send(digits(300), SendFlags.NONE));
         }
         checkFlowControl(context);
+        checkReusedArrays(context);
         System.out.println("array calls checked, critical=" + critical);
     }
 
@@ -86,6 +87,22 @@ public final class ArrayCallProbe {
             }
             join(sender);
             expect(failure.get() == null, "the sender finished: " + failure.get());
+        }
+    }
+
+    /** Two arrays sent in turns, changed before each send (as a routing id and a payload buffer are): each frame carries the change. */
+    private static void checkReusedArrays(Context context) {
+        byte[] first = new byte[4];
+        byte[] second = new byte[40];
+        try (Socket a = Zmq.socket(context, SocketType.PAIR); Socket b = Zmq.socket(context, SocketType.PAIR)) {
+            Zmq.connect(a, b, "inproc");
+            for (int i = 0; i < 20; i++) {
+                byte[] array = i % 2 == 0 ? first : second;
+                Arrays.fill(array, (byte) i);
+                expect(a.send(array, SendFlags.NONE), "reused array sent, round " + i);
+                byte[] received = b.recvBytes();
+                expect(Arrays.equals(array, received), "round " + i + "'s content arrived, not an earlier one's");
+            }
         }
     }
 

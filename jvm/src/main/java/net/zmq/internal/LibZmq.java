@@ -272,7 +272,7 @@ public final class LibZmq {
     private static final FunctionDescriptor MSG_SEND_RECV = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT);
     private static final MethodHandle SEND_CRITICAL = handle("zmq_send", SEND_RECV, CRITICAL);
     private static final MethodHandle SEND = handle("zmq_send", SEND_RECV);
-    /** Critical with heap access: its buffer may be a Java array (see {@link #sendArrayCritical}). */
+    /** Critical with heap access: its buffer may be a Java array (see {@link #sendHeapCritical}). */
     private static final MethodHandle SEND_CRITICAL_HEAP = handle("zmq_send", SEND_RECV, Linker.Option.critical(true));
     private static final MethodHandle SEND_CAPTURING = handle("zmq_send", SEND_RECV, CAPTURE_ERRNO);
     private static final MethodHandle RECV_CRITICAL = handle("zmq_recv", SEND_RECV, CRITICAL, CAPTURE_ERRNO);
@@ -337,15 +337,14 @@ public final class LibZmq {
     }
 
     /**
-     * zmq_send straight from {@code data[offset, offset + length)}: a critical, non-blocking call (flags must hold
-     * ZMQ_DONTWAIT) that libzmq copies the Java array in, the GC waiting meanwhile. Only while
-     * {@link #criticalSendRecv()}; captures nothing. Returns -1 when it failed, or when critical calls have just been
-     * turned off (it then made no call): either way the caller sends the frame another way.
+     * zmq_send straight from a heap segment (a Java array's): a critical, non-blocking call (flags must hold
+     * ZMQ_DONTWAIT) that libzmq copies the array in, the GC waiting meanwhile. Only while {@link #criticalSendRecv()};
+     * captures nothing. Returns -1 when it failed, or when critical calls have just been turned off (it then made no
+     * call): either way the caller sends the frame another way.
      */
-    public static int sendArrayCritical(MemorySegment socket, byte[] data, int offset, int length, int flags) {
+    public static int sendHeapCritical(MemorySegment socket, MemorySegment array, long size, int flags) {
         try {
-            MemorySegment array = offset == 0 ? MemorySegment.ofArray(data) : MemorySegment.ofArray(data).asSlice(offset);
-            return noZeroCopyYet ? (int) SEND_CRITICAL_HEAP.invokeExact(socket, array, (long) length, flags) : -1;
+            return noZeroCopyYet ? (int) SEND_CRITICAL_HEAP.invokeExact(socket, array, size, flags) : -1;
         } catch (Throwable t) {
             throw rethrow(t);
         }
