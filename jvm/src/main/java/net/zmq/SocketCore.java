@@ -68,13 +68,14 @@ final class SocketCore implements Runnable {
     private MemorySegment message;
     private MemorySegment sendMessage;
     /**
-     * The two arrays sent last through {@link #arraySegment} (the newer first), each with its heap segment once it was
-     * sent twice (null before). Claim held; unused on a thread-safe socket.
+     * Two arrays sent through {@link #arraySegment}, each with its heap segment once it was sent again (null before),
+     * and which of the two was sent last. Claim held; unused on a thread-safe socket.
      */
-    private byte[] newerArray;
-    private byte[] olderArray;
-    private MemorySegment newerSegment;
-    private MemorySegment olderSegment;
+    private byte[] sentArray0;
+    private byte[] sentArray1;
+    private MemorySegment sentSegment0;
+    private MemorySegment sentSegment1;
+    private boolean lastSentIs1;
     /** RCVTIMEO and SNDTIMEO as last set, for the waits that do not block in libzmq (virtual threads). */
     volatile int receiveTimeoutMs = -1;
     volatile int sendTimeoutMs = -1;
@@ -267,30 +268,33 @@ final class SocketCore implements Runnable {
     }
 
     /**
-     * A heap segment over array, for a critical send straight from it (claim held). An array sent again while it is
-     * one of the last two arrays sent gets a segment kept for it, so a buffer reused for every send (or two that
-     * alternate, as a routing id and a payload do) costs no allocation whatever the JIT decides. Any other array gets a
-     * new segment, which the JIT removes when it inlines this whole call. The socket keeps its last two arrays
-     * reachable until it sends others or closes.
+     * A heap segment over array, for a critical send straight from it (claim held). An array sent again while it
+     * holds one of two slots gets a segment kept there, so a buffer reused for every send (or two that alternate, as a
+     * routing id and a payload do) costs no allocation whatever the JIT decides. Any other array takes the slot not
+     * used last and gets a new segment, which the JIT removes when it inlines this whole call. The socket keeps the two
+     * arrays in its slots reachable until it sends others or closes.
      */
     MemorySegment arraySegment(byte[] array) {
         if (threadSafe) {
             return MemorySegment.ofArray(array);
         }
-        if (array == newerArray) {
-            if (newerSegment == null) {
-                newerSegment = MemorySegment.ofArray(array);
-            }
-            return newerSegment;
+        if (array == sentArray0) {
+            lastSentIs1 = false;
+            return sentSegment0 != null ? sentSegment0 : (sentSegment0 = MemorySegment.ofArray(array));
         }
-        // The newer becomes the older; array becomes the newer, with the older's segment when it was the older.
-        MemorySegment segment = array == olderArray
-                ? (olderSegment != null ? olderSegment : MemorySegment.ofArray(array)) : null;
-        olderArray = newerArray;
-        olderSegment = newerSegment;
-        newerArray = array;
-        newerSegment = segment;
-        return segment != null ? segment : MemorySegment.ofArray(array);
+        if (array == sentArray1) {
+            lastSentIs1 = true;
+            return sentSegment1 != null ? sentSegment1 : (sentSegment1 = MemorySegment.ofArray(array));
+        }
+        if (lastSentIs1) {
+            sentArray0 = array;
+            sentSegment0 = null;
+        } else {
+            sentArray1 = array;
+            sentSegment1 = null;
+        }
+        lastSentIs1 = !lastSentIs1;
+        return MemorySegment.ofArray(array);
     }
 
     /**
