@@ -209,6 +209,8 @@ final class SocketCore implements Runnable {
         }
         LibZmq.close(handle); // fails only for an invalid handle; this one is valid until now
         Native.free(optionBuffer);
+        sentArray0 = sentArray1 = null; // the user's arrays: not kept by a closed socket
+        sentSegment0 = sentSegment1 = null;
         registry.remove(this);
     }
 

@@ -1,6 +1,7 @@
 package net.zmq;
 
 import java.lang.foreign.Arena;
+import java.lang.ref.WeakReference;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
 import net.zmq.internal.LibZmq;
@@ -52,6 +53,7 @@ public final class ArrayCallProbe {
         }
         checkFlowControl(context);
         checkReusedArrays(context);
+        checkClosedSocketKeepsNoArray(context);
         System.out.println("array calls checked, critical=" + critical);
     }
 
@@ -104,6 +106,30 @@ public final class ArrayCallProbe {
                 expect(Arrays.equals(array, received), "round " + i + "'s content arrived, not an earlier one's");
             }
         }
+    }
+
+    /** A closed socket, still referenced, does not keep the arrays it sent (it keeps two while open). */
+    private static void checkClosedSocketKeepsNoArray(Context context) {
+        try (Socket b = Zmq.socket(context, SocketType.PAIR)) {
+            Socket a = Zmq.socket(context, SocketType.PAIR);
+            Zmq.connect(a, b, "inproc");
+            WeakReference<byte[]> sent = sendTwiceAndClose(a, b);
+            long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
+            while (sent.get() != null && System.nanoTime() < deadline) {
+                System.gc();
+            }
+            expect(sent.get() == null, "the closed socket let go of the array it sent");
+            expect(a.isClosed(), "the socket stayed referenced, closed");
+        }
+    }
+
+    private static WeakReference<byte[]> sendTwiceAndClose(Socket a, Socket b) {
+        byte[] array = digits(32);
+        for (int i = 0; i < 2; i++) {
+            expect(a.send(array, SendFlags.NONE) && b.recvBytes().length == 32, "array sent, round " + i);
+        }
+        a.close();
+        return new WeakReference<>(array);
     }
 
     private static int frameSize(int i, int large) {
