@@ -67,6 +67,8 @@ final class SocketCore implements Runnable {
     /** The zmq_msg_t frames are received into (then copied out), and the one array sends are built in; made on first use. */
     private MemorySegment message;
     private MemorySegment sendMessage;
+    /** The largest array that takes one of the slots below: what a socket may keep reachable is bounded. */
+    static final int ARRAY_SLOT_MAX = 64 << 10;
     /**
      * Two arrays sent through {@link #arraySegment}, each with its heap segment once it was sent again (null before),
      * and which of the two was sent last. Claim held; unused on a thread-safe socket.
@@ -209,8 +211,7 @@ final class SocketCore implements Runnable {
         }
         LibZmq.close(handle); // fails only for an invalid handle; this one is valid until now
         Native.free(optionBuffer);
-        sentArray0 = sentArray1 = null; // the user's arrays: not kept by a closed socket
-        sentSegment0 = sentSegment1 = null;
+        forgetSentArrays(); // the user's arrays: not kept by a closed socket
         registry.remove(this);
     }
 
@@ -270,14 +271,15 @@ final class SocketCore implements Runnable {
     }
 
     /**
-     * A heap segment over array, for a critical send straight from it (claim held). An array sent again while it
-     * holds one of two slots gets a segment kept there, so a buffer reused for every send (or two that alternate, as a
-     * routing id and a payload do) costs no allocation whatever the JIT decides. Any other array takes the slot not
-     * used last and gets a new segment, which the JIT removes when it inlines this whole call. The socket keeps the two
-     * arrays in its slots reachable until it sends others or closes.
+     * A heap segment over array, for a critical send straight from it (claim held). An array of at most
+     * {@link #ARRAY_SLOT_MAX} bytes sent again while it holds one of two slots gets a segment kept there, so a buffer
+     * reused for every send (or two that alternate, as a routing id and a payload do) costs no allocation whatever the
+     * JIT decides. Any other such array takes the slot not used last; every array not found in a slot gets a new
+     * segment, which the JIT removes when it inlines this whole call. The socket keeps the arrays in its slots
+     * reachable until it sends others, its sends stop being critical ({@link #forgetSentArrays}) or it closes.
      */
     MemorySegment arraySegment(byte[] array) {
-        if (threadSafe) {
+        if (threadSafe || array.length > ARRAY_SLOT_MAX) {
             return MemorySegment.ofArray(array);
         }
         if (array == sentArray0) {
@@ -297,6 +299,14 @@ final class SocketCore implements Runnable {
         }
         lastSentIs1 = !lastSentIs1;
         return MemorySegment.ofArray(array);
+    }
+
+    /** Empties the slots of {@link #arraySegment} (claim held): sends no longer use them. */
+    void forgetSentArrays() {
+        if (sentArray0 != null || sentArray1 != null) {
+            sentArray0 = sentArray1 = null;
+            sentSegment0 = sentSegment1 = null;
+        }
     }
 
     /**
