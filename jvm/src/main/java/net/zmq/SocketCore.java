@@ -20,7 +20,8 @@ import net.zmq.internal.Reactor;
  *
  * <p>Invariant: {@code owner} is {@link #FREE} when no call is in flight, the calling thread's id during a call
  * ({@link #begin} to {@link #end}), and {@link #CLOSED} once the native socket is closed; only the thread that moved it
- * away from FREE touches the native socket or its zmq_msg_t and option memory. A thread-safe socket ({@code threadSafe}:
+ * away from FREE touches the native socket, its zmq_msg_t and option memory, and its sent-array slots (whose segment is
+ * null or a segment over the slot's own array). A thread-safe socket ({@code threadSafe}:
  * libzmq locks around each call) leaves {@code owner} FREE until CLOSED and counts its calls in flight in {@code calls}
  * instead; each call uses its thread's {@link CallScratch}, never this object's memory. A close asked for during a call
  * ({@code closeRequested}) is carried out by the call that ends last, so the native socket is never closed under a
@@ -282,6 +283,9 @@ final class SocketCore implements Runnable {
         if (threadSafe || array.length > ARRAY_SLOT_MAX) {
             return MemorySegment.ofArray(array);
         }
+        assert (long) OWNER.getVolatile(this) == Thread.currentThread().threadId() : "the slots are used without the claim";
+        assert sentSegment0 == null || sentSegment0.heapBase().orElseThrow() == sentArray0 : "slot 0's segment is over another array";
+        assert sentSegment1 == null || sentSegment1.heapBase().orElseThrow() == sentArray1 : "slot 1's segment is over another array";
         if (array == sentArray0) {
             lastSentIs1 = false;
             return sentSegment0 != null ? sentSegment0 : (sentSegment0 = MemorySegment.ofArray(array));
