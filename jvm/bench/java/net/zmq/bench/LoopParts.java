@@ -18,7 +18,8 @@ import net.zmq.internal.LibZmq;
  * claim (what libzmq and FFM alone cost); the binding's sends with those straight receives; and the binding with
  * native segments that the arrays are copied into before a send and out of after a receive (what staging an array
  * through native memory would cost, beside the binding's array path, which sends straight from the array and copies
- * a received frame straight into it). Prints each loop's median time and, per round, C's time over its time: the mean with its 95% interval.
+ * a received frame straight into it). Prints each loop's median time and, per round, C's time over its time: the
+ * mean with its 95% interval.
  * <p>The straight calls need the socket's libzmq handle, which the API does not expose: they read it by reflection
  * (the binding is on the class path here, not a module).
  * <p>Usage: LoopParts --native &lt;zmq_native_bench&gt; [--size N] [--rounds N]

@@ -69,7 +69,7 @@ final class SocketCore implements Runnable {
     private MemorySegment message;
     private MemorySegment sendMessage;
     /** The largest array that takes one of the slots below: what a socket may keep reachable is bounded. */
-    static final int ARRAY_SLOT_MAX = 64 << 10;
+    private static final int ARRAY_SLOT_MAX = 64 << 10;
     /**
      * Two arrays sent through {@link #arraySegment}, each with its heap segment once it was sent again (null before),
      * and which of the two was sent last. Claim held; unused on a thread-safe socket.
