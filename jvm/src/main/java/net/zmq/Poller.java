@@ -4,6 +4,8 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +19,8 @@ import net.zmq.internal.Reactor;
  * of times: the poll items live in native memory made once, so a poll allocates nothing. While a poll runs it holds
  * each socket's claim, so another thread's call on one of them throws {@link IllegalStateException}. Use a poller
  * from one thread at a time and close it. On a virtual thread a poll that waits does not block in libzmq (which would
- * pin the carrier): it parks until one of the sockets' descriptors signals, then looks again.
+ * pin the carrier): it parks until one of the sockets' descriptors signals, then looks again. A poller that is never
+ * closed has its native memory freed by a Cleaner once it is unreachable.
  */
 public final class Poller implements AutoCloseable {
     /** Event bit: a frame can be received. */
@@ -31,10 +34,30 @@ public final class Poller implements AutoCloseable {
     private static final long EVENTS_OFFSET = WINDOWS ? 16 : 12;
 
     private final List<Socket> sockets = new ArrayList<>();
-    private MemorySegment items = Native.malloc(ITEM_SIZE * 4);
-    /** Where a failed zmq_poll's second try captures errno (see {@link LibZmq#poll}). */
-    private final MemorySegment callState = Native.malloc(LibZmq.CALL_STATE_SIZE);
+    final NativeItems memory = new NativeItems();
+    /** Frees memory: by close, or by the Cleaner once this poller is unreachable. */
+    private final Cleaner.Cleanable cleanable = Context.CLEANER.register(this, memory);
     private boolean closed;
+
+    /**
+     * The poller's native memory, apart from the poller so that the Cleaner can free it: a poller that is never
+     * closed does not leak it.
+     */
+    static final class NativeItems implements Runnable {
+        /** The zmq_pollitem_t array, replaced by a larger one as sockets are added. */
+        MemorySegment items = Native.malloc(ITEM_SIZE * 4);
+        /** Where a failed zmq_poll's second try captures errno (see {@link LibZmq#poll}). */
+        final MemorySegment callState = Native.malloc(LibZmq.CALL_STATE_SIZE);
+        /** Set once both are freed (by the Cleaner's thread, or by close). */
+        volatile boolean freed;
+
+        @Override
+        public void run() {
+            Native.free(items);
+            Native.free(callState);
+            freed = true;
+        }
+    }
 
     /** An empty poller. */
     public Poller() {
@@ -57,16 +80,18 @@ public final class Poller implements AutoCloseable {
                     + ": add it once, with READABLE | WRITABLE for both");
         }
         int index = sockets.size();
+        MemorySegment items = memory.items;
         if ((index + 1) * ITEM_SIZE > items.byteSize()) {
             MemorySegment grown = Native.malloc(items.byteSize() * 2);
             MemorySegment.copy(items, 0, grown, 0, items.byteSize());
             Native.free(items);
-            items = grown;
+            memory.items = items = grown;
         }
         MemorySegment item = items.asSlice(index * ITEM_SIZE, ITEM_SIZE);
         item.fill((byte) 0);
         item.set(ADDRESS, 0, socket.core.handle);
         item.set(JAVA_SHORT, EVENTS_OFFSET, (short) events);
+        Reference.reachabilityFence(this);
         sockets.add(socket);
         return index;
     }
@@ -95,7 +120,7 @@ public final class Poller implements AutoCloseable {
                 return pollParking(count, timeoutMs);
             }
             while (true) {
-                int rc = LibZmq.poll(callState, items, count, timeoutMs);
+                int rc = LibZmq.poll(memory.callState, memory.items, count, timeoutMs);
                 if (rc >= 0) {
                     return rc;
                 }
@@ -105,6 +130,7 @@ public final class Poller implements AutoCloseable {
             for (int i = 0; i < claimed; i++) {
                 sockets.get(i).core.end();
             }
+            Reference.reachabilityFence(this); // the Cleaner frees the items only after the call
         }
     }
 
@@ -124,7 +150,7 @@ public final class Poller implements AutoCloseable {
         boolean interrupted = false;
         try {
             while (true) {
-                int rc = LibZmq.poll(callState, items, count, 0);
+                int rc = LibZmq.poll(memory.callState, memory.items, count, 0);
                 if (rc > 0) {
                     return rc;
                 }
@@ -150,7 +176,7 @@ public final class Poller implements AutoCloseable {
 
     /** After zmq_poll failed: returns for EINTR (poll again), throws for anything else. */
     private void throwUnlessInterrupted(int count) {
-        int errno = LibZmq.errno(callState);
+        int errno = LibZmq.errno(memory.callState);
         if (errno != Errno.EINTR) {
             throw Socket.error(errno, "Polling " + count + " sockets");
         }
@@ -169,13 +195,16 @@ public final class Poller implements AutoCloseable {
     private int revents(int index) {
         ensureOpen();
         java.util.Objects.checkIndex(index, sockets.size());
-        return items.get(JAVA_SHORT, index * ITEM_SIZE + EVENTS_OFFSET + 2);
+        short revents = memory.items.get(JAVA_SHORT, index * ITEM_SIZE + EVENTS_OFFSET + 2);
+        Reference.reachabilityFence(this);
+        return revents;
     }
 
     private void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("the poller is closed");
         }
+        assert !memory.freed : "the poll items were freed while the poller was open";
     }
 
     /** Frees the poll items (the sockets stay open). Idempotent. */
@@ -183,8 +212,7 @@ public final class Poller implements AutoCloseable {
     public void close() {
         if (!closed) {
             closed = true;
-            Native.free(items);
-            Native.free(callState);
+            cleanable.clean();
         }
     }
 }

@@ -218,6 +218,25 @@ class LifetimeTests {
         }
     }
 
+    @Test
+    void cleanerFreesTheNativeMemoryOfAnUnreachablePoller() throws Exception {
+        Poller.NativeItems memory = pollerMemoryOfADroppedPoller();
+        long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
+        while (!memory.freed && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(10); // letting the Cleaner thread run; the loop ends on the observed state
+        }
+        assertTrue(memory.freed, "an unreachable poller's native memory was not freed");
+        try (Poller closed = new Poller()) {
+            closed.close();
+            assertTrue(closed.memory.freed, "close did not free the poller's native memory");
+        }
+    }
+
+    private static Poller.NativeItems pollerMemoryOfADroppedPoller() {
+        return new Poller().memory;
+    }
+
     private static long openDescriptors() {
         try (var fds = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/fd"))) {
             return fds.count();
