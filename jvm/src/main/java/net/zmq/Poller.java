@@ -117,7 +117,10 @@ public final class Poller implements AutoCloseable {
                 sockets.get(claimed).core.begin();
             }
             if (timeoutMs != 0 && Thread.currentThread().isVirtual() && Reactor.available()) {
-                return pollParking(count, timeoutMs);
+                int rc = pollParking(count, timeoutMs);
+                if (rc >= 0) {
+                    return rc;
+                } // else the reactor stopped: wait in libzmq, with the whole timeout
             }
             while (true) {
                 int rc = LibZmq.poll(memory.callState, memory.items, count, timeoutMs);
@@ -137,7 +140,7 @@ public final class Poller implements AutoCloseable {
     /**
      * A poll on a virtual thread (every socket claimed): looks without waiting, and in between parks until a socket's
      * ZMQ_FD signals or the timeout (-1: none) passes. This thread is among each socket's waiters while it polls (the
-     * only one, unless the socket is thread-safe: the claims keep any other out).
+     * only one, unless the socket is thread-safe: the claims keep any other out). Returns -1 if the reactor stops.
      */
     private int pollParking(int count, long timeoutMs) {
         Thread self = Thread.currentThread();
@@ -157,6 +160,9 @@ public final class Poller implements AutoCloseable {
                 if (rc < 0) {
                     throwUnlessInterrupted(count);
                     continue;
+                }
+                if (!Reactor.available()) {
+                    return -1;
                 }
                 if (!Socket.parkUntil(this, timeoutMs > 0, deadline)) {
                     return 0;

@@ -524,7 +524,7 @@ public final class Socket implements AutoCloseable {
         int timeoutMs = sending ? c.sendTimeoutMs : c.receiveTimeoutMs;
         if (!dontWait && Thread.currentThread().isVirtual() && Reactor.available()) {
             long deadline = timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0; // the whole call's, across tries
-            while (true) {
+            do {
                 // Capturing at once: here a try fails before each park, and a second non-blocking try to learn why
                 // would cost libzmq another poll of its mailbox.
                 int rc = call(kind, LibZmq.CALL_CAPTURING, c, data, size, flags | ZMQ_DONTWAIT);
@@ -534,7 +534,7 @@ public final class Socket implements AutoCloseable {
                 if (!failedAgain(c, LibZmq.errno(c.callState()), WHAT[kind], sending ? POLLOUT : POLLIN, timeoutMs, deadline)) {
                     return -1;
                 }
-            }
+            } while (Reactor.available()); // else the reactor stopped: wait in libzmq below, with the whole timeout
         }
         // A call that waits without a timeout never meets EAGAIN: when its retry says EAGAIN, it was interrupted. With
         // a timeout, only the call itself can tell its timeout (EAGAIN) from an interruption (EINTR), and a receive
@@ -561,8 +561,8 @@ public final class Socket implements AutoCloseable {
 
     /**
      * After a non-blocking attempt made for a blocking call on a virtual thread failed with errno: throws unless it
-     * is EAGAIN or EINTR; for EAGAIN parks until the socket can do what it waits for (or, with a timeout, the call's
-     * deadline passes: then returns false so the call reports EAGAIN). Returns true to try again.
+     * is EAGAIN or EINTR; for EAGAIN parks until the socket can do what it waits for or the reactor stops (or, with a
+     * timeout, the call's deadline passes: then returns false so the call reports EAGAIN). Returns true to try again.
      */
     private boolean failedAgain(SocketCore c, int errno, String what, int event, int timeoutMs, long deadline) {
         if (errno == Errno.EINTR) {
@@ -579,7 +579,7 @@ public final class Socket implements AutoCloseable {
         Thread self = Thread.currentThread();
         c.addWaiter(self);
         try {
-            while ((getIntOption(c, SocketOption.EVENTS) & event) == 0) {
+            while ((getIntOption(c, SocketOption.EVENTS) & event) == 0 && Reactor.available()) {
                 if (!parkUntil(this, timeoutMs > 0, deadline)) {
                     return false;
                 }

@@ -10,6 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import net.zmq.support.ChildJvm;
 import net.zmq.support.Zmq;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -141,6 +142,14 @@ class VirtualThreadTests {
         t.join(Zmq.WAIT.toMillis());
         assertEquals(Thread.State.TERMINATED, t.getState());
         assertTrue(thrown[0] instanceof ContextTerminatedException || thrown[0] instanceof IllegalStateException, String.valueOf(thrown[0]));
+    }
+
+    @Test
+    void waitsParkedOnTheReactorGoOnWhenItStops() throws Exception {
+        // In a child JVM: the probe stops that process's reactor.
+        ChildJvm.Outcome outcome = ChildJvm.run(ReactorFailureProbe.class);
+        assertEquals(0, outcome.exit(), outcome.out());
+        assertTrue(outcome.out().contains("waits survived the reactor's failure"), outcome.out());
     }
 
     /** Waits for a frame on socket by a blocking recv (RCVTIMEO = timeout) or a Poller; true when the timeout passed. */

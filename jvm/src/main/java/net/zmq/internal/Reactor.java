@@ -75,22 +75,46 @@ public final class Reactor {
             }
         }
 
+        /**
+         * Ends the reactor: from now on {@link #available()} is false, so calls wait in libzmq as on a platform thread,
+         * and every registered target is woken so that a thread already parked finds that out. The failure is
+         * published before the targets are read, and a waiter makes itself known to its target before it checks
+         * {@link Reactor#available()}: either the waiter sees the failure, or this sweep wakes it.
+         */
+        private static void fail(String why) {
+            assert failure == null : "the reactor stopped twice";
+            failure = why;
+            for (Wakeable target : byFd) {
+                if (target != null) {
+                    target.wake();
+                }
+            }
+            LOG.log(System.Logger.Level.ERROR, "The reactor that wakes virtual threads waiting for sockets stopped (" + why
+                    + "): virtual threads now block in libzmq, pinning their carrier threads");
+        }
+
         private static void loop(int epollFd) {
+            String why;
+            try {
+                why = waitAndWake(epollFd);
+            } catch (Throwable t) {
+                why = t.toString();
+            }
+            fail(why);
+        }
+
+        /** Returns only when epoll_wait fails with more than EINTR, saying how. */
+        private static String waitAndWake(int epollFd) throws Throwable {
             MemorySegment events = Native.malloc(EVENT_SIZE * BATCH);
             MemorySegment state = Native.malloc(LibZmq.CALL_STATE_SIZE);
             while (true) {
-                int count;
-                try {
-                    count = (int) WAIT.invokeExact(state, epollFd, events, BATCH, -1);
-                } catch (Throwable t) {
-                    throw LibZmq.rethrow(t);
-                }
+                int count = (int) WAIT.invokeExact(state, epollFd, events, BATCH, -1);
                 if (count < 0) {
                     int errno = LibZmq.errno(state);
                     if (errno == Errno.EINTR) {
                         continue;
                     }
-                    throw new IllegalStateException("epoll_wait failed with errno " + errno);
+                    return "epoll_wait failed with errno " + errno;
                 }
                 Wakeable[] table = byFd;
                 for (int i = 0; i < count; i++) {
@@ -104,9 +128,19 @@ public final class Reactor {
         }
     }
 
-    /** Whether virtual threads can wait through the reactor on this platform. */
+    private static final System.Logger LOG = System.getLogger(Reactor.class.getName());
+    /**
+     * Why the reactor stopped, or null while it runs. Set once, by the reactor's thread, when epoll_wait fails with more
+     * than EINTR or the thread meets an error; never cleared.
+     */
+    private static volatile String failure;
+
+    /**
+     * Whether virtual threads can wait through the reactor: on Linux, until the reactor stops. A thread parked on it
+     * checks this after every wake-up and, once false, makes the plain blocking call instead.
+     */
     public static boolean available() {
-        return LINUX;
+        return LINUX && failure == null;
     }
 
     /** Watches fd (edge-triggered, readable) and wakes target when it signals. */
@@ -119,6 +153,9 @@ public final class Reactor {
             int rc = (int) Holder.CTL.invokeExact(Holder.EPOLL_FD, EPOLL_CTL_ADD, fd, event);
             if (rc != 0) {
                 Holder.put(fd, null);
+                if (failure != null) {
+                    return; // the reactor stopped in between: the caller sees available() false and waits in libzmq
+                }
                 throw new IllegalStateException("epoll_ctl(ADD, " + fd + ") failed");
             }
         } catch (Throwable t) {
