@@ -44,8 +44,8 @@ public final class Poller implements AutoCloseable {
      * closed does not leak it.
      */
     static final class NativeItems implements Runnable {
-        /** The zmq_pollitem_t array, replaced by a larger one as sockets are added. */
-        MemorySegment items = Native.malloc(ITEM_SIZE * 4);
+        /** The zmq_pollitem_t array, replaced by a larger one as sockets are added; volatile, as the Cleaner frees it. */
+        volatile MemorySegment items = Native.malloc(ITEM_SIZE * 4);
         /** Where a failed zmq_poll's second try captures errno (see {@link LibZmq#poll}). */
         final MemorySegment callState = Native.malloc(LibZmq.CALL_STATE_SIZE);
         /** Set once both are freed (by the Cleaner's thread, or by close). */
@@ -117,10 +117,14 @@ public final class Poller implements AutoCloseable {
                 sockets.get(claimed).core.begin();
             }
             if (timeoutMs != 0 && Thread.currentThread().isVirtual() && Reactor.available()) {
-                int rc = pollParking(count, timeoutMs);
+                long deadline = timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0;
+                int rc = pollParking(count, timeoutMs > 0, deadline);
                 if (rc >= 0) {
                     return rc;
-                } // else the reactor stopped: wait in libzmq, with the whole timeout
+                }
+                if (timeoutMs > 0) { // the reactor stopped: wait in libzmq for what is left
+                    timeoutMs = Math.max(0, (deadline - System.nanoTime()) / 1_000_000L);
+                }
             }
             while (true) {
                 int rc = LibZmq.poll(memory.callState, memory.items, count, timeoutMs);
@@ -139,17 +143,16 @@ public final class Poller implements AutoCloseable {
 
     /**
      * A poll on a virtual thread (every socket claimed): looks without waiting, and in between parks until a socket's
-     * ZMQ_FD signals or the timeout (-1: none) passes. This thread is among each socket's waiters while it polls (the
+     * ZMQ_FD signals or, if timed, the deadline passes. This thread is among each socket's waiters while it polls (the
      * only one, unless the socket is thread-safe: the claims keep any other out). Returns -1 if the reactor stops.
      */
-    private int pollParking(int count, long timeoutMs) {
+    private int pollParking(int count, boolean timed, long deadline) {
         Thread self = Thread.currentThread();
         for (int i = 0; i < count; i++) {
             SocketCore c = sockets.get(i).core;
             Socket.watchNotifications(c);
             c.addWaiter(self);
         }
-        long deadline = timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0;
         boolean interrupted = false;
         try {
             while (true) {
@@ -164,7 +167,7 @@ public final class Poller implements AutoCloseable {
                 if (!Reactor.available()) {
                     return -1;
                 }
-                if (!Socket.parkUntil(this, timeoutMs > 0, deadline)) {
+                if (!Socket.parkUntil(this, timed, deadline)) {
                     return 0;
                 }
                 // As a blocking zmq_poll, this wait is not interruptible; the caller keeps the interrupt status.

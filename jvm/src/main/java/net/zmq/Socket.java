@@ -616,14 +616,16 @@ public final class Socket implements AutoCloseable {
      * Has the reactor watch the socket's ZMQ_FD (once per socket; under c's lock, as threads may be inside a
      * thread-safe socket's calls at once) and unpark the threads waiting on it when it signals. The claim is held.
      * ZMQ_FD is edge-triggered: a waiter registers itself ({@link SocketCore#addWaiter}), then checks the socket's
-     * state, then parks, so a signal after the check unparks it (or leaves the permit for its park).
+     * state, then parks, so a signal after the check unparks it (or leaves the permit for its park). Between the check
+     * and the park it also reads {@link Reactor#available()}: a reactor that stops wakes every registered target.
      */
     static void watchNotifications(SocketCore c) {
         synchronized (c) {
             if (c.notificationFd < 0) {
                 int fd = c.threadSafe ? pollerNotificationFd(c) : getIntOption(c, SocketOption.FD);
-                Reactor.register(fd, c::wakeWaiters);
-                c.notificationFd = fd; // only once watched: a failed registration is tried again by the next wait
+                if (Reactor.register(fd, c::wakeWaiters)) {
+                    c.notificationFd = fd; // only once watched: a failed registration is tried again by the next wait
+                } // else the reactor has stopped, and the caller will wait in libzmq
             }
         }
     }

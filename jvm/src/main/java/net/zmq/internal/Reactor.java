@@ -35,10 +35,13 @@ public final class Reactor {
     private static final long EVENT_SIZE = PACKED ? 12 : 16;
     private static final long DATA_OFFSET = PACKED ? 4 : 8;
     private static final int BATCH = 256;
+    /** One epoll_event (at most 16 bytes) and, after it, where epoll_ctl captures errno. */
+    private static final long EVENT_AND_STATE_SIZE = 16 + LibZmq.CALL_STATE_SIZE;
 
     private static final class Holder {
         static final MethodHandle CREATE = libc("epoll_create1", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-        static final MethodHandle CTL = libc("epoll_ctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS));
+        static final MethodHandle CTL = libc("epoll_ctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS),
+                LibZmq.CAPTURE_ERRNO);
         static final MethodHandle WAIT = libc("epoll_wait", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
                 LibZmq.CAPTURE_ERRNO);
         static final int EPOLL_FD = create();
@@ -143,21 +146,31 @@ public final class Reactor {
         return LINUX && failure == null;
     }
 
-    /** Watches fd (edge-triggered, readable) and wakes target when it signals. */
-    public static void register(int fd, Wakeable target) {
+    /**
+     * Watches fd (edge-triggered, readable) and wakes target when it signals. Returns false, watching nothing, once the
+     * reactor has stopped: the caller then sees {@link #available()} false and waits in libzmq.
+     */
+    public static boolean register(int fd, Wakeable target) {
+        if (failure != null) {
+            return false; // its descriptor may be closed, and the number reused by another epoll set
+        }
         Holder.put(fd, target);
-        MemorySegment event = Native.malloc(16);
+        MemorySegment event = Native.malloc(EVENT_AND_STATE_SIZE);
         try {
             event.set(JAVA_INT, 0, EPOLLIN | EPOLLET);
             event.set(JAVA_INT, DATA_OFFSET, fd);
-            int rc = (int) Holder.CTL.invokeExact(Holder.EPOLL_FD, EPOLL_CTL_ADD, fd, event);
+            MemorySegment state = event.asSlice(16, LibZmq.CALL_STATE_SIZE);
+            int rc = (int) Holder.CTL.invokeExact(state, Holder.EPOLL_FD, EPOLL_CTL_ADD, fd, event);
             if (rc != 0) {
                 Holder.put(fd, null);
                 if (failure != null) {
-                    return; // the reactor stopped in between: the caller sees available() false and waits in libzmq
+                    return false;
                 }
-                throw new IllegalStateException("epoll_ctl(ADD, " + fd + ") failed");
+                int errno = LibZmq.errno(state);
+                throw new IllegalStateException("epoll_ctl(ADD) of socket descriptor " + fd + " failed with errno " + errno
+                        + " (" + LibZmq.strerror(errno) + "): a virtual thread cannot wait for this socket");
             }
+            return true;
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         } finally {
@@ -167,11 +180,17 @@ public final class Reactor {
 
     /** Stops watching fd; called before the socket owning it is closed (the number may then be reused). */
     public static void unregister(int fd) {
+        Holder.put(fd, null);
+        if (failure != null) {
+            return; // nothing to remove it from
+        }
+        MemorySegment state = Native.malloc(LibZmq.CALL_STATE_SIZE);
         try {
-            int ignored = (int) Holder.CTL.invokeExact(Holder.EPOLL_FD, EPOLL_CTL_DEL, fd, MemorySegment.NULL);
+            int ignored = (int) Holder.CTL.invokeExact(state, Holder.EPOLL_FD, EPOLL_CTL_DEL, fd, MemorySegment.NULL);
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
+        } finally {
+            Native.free(state);
         }
-        Holder.put(fd, null);
     }
 }
