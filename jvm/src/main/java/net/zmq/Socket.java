@@ -320,6 +320,7 @@ public final class Socket implements AutoCloseable {
             int size = transfer(MSG_RECV, c, msg, 0, flags.value);
             if (size > 0) {
                 MemorySegment.copy(LibZmq.EVERYTHING, JAVA_BYTE, LibZmq.msgDataAddress(msg), buffer, offset, Math.min(size, length));
+                c.copiedOut(size);
             }
             return size;
         } finally {
@@ -350,7 +351,9 @@ public final class Socket implements AutoCloseable {
             if (transfer(MSG_RECV, c, msg, 0, flags.value) < 0) {
                 return null;
             }
-            return Message.bytesOf(msg);
+            byte[] frame = Message.bytesOf(msg);
+            c.copiedOut(frame.length);
+            return frame;
         } finally {
             c.endReceive();
         }
@@ -412,6 +415,7 @@ public final class Socket implements AutoCloseable {
                 }
                 result.add(Message.bytesOf(msg));
             }
+            c.copiedOut(LibZmq.msgSize(msg));
             return result;
         } finally {
             c.endReceive();

@@ -247,6 +247,22 @@ final class SocketCore implements Runnable {
         return message;
     }
 
+    /** The largest received frame the socket's zmq_msg_t keeps until the next receive (see {@link #copiedOut}). */
+    private static final long KEPT_FRAME_MAX = 64 << 10;
+
+    /**
+     * After a frame of size bytes was copied out of {@link #message} (claim held): a frame over
+     * {@link #KEPT_FRAME_MAX} is released now rather than at the next receive, so a socket never holds a large frame
+     * nobody can read any more. A smaller one stays: releasing it would cost two calls per receive. (A thread-safe
+     * socket's frames are released by {@link #endReceive}.)
+     */
+    void copiedOut(long size) {
+        if (size > KEPT_FRAME_MAX && !threadSafe) {
+            LibZmq.msgClose(message);
+            LibZmq.msgInit(message);
+        }
+    }
+
     /**
      * Ends a call that received into {@link #message}; on a thread-safe socket it first releases the frame held in the
      * thread's zmq_msg_t, so that no frame outlives the call there.

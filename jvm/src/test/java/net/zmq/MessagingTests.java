@@ -136,6 +136,32 @@ class MessagingTests {
     }
 
     @Test
+    void aReceivedFrameOver64KiBIsLetGoAsTheReceiveReturns() {
+        // Over inproc the receiver's frame is the sender's zero-copy memory itself: its free callback shows when the
+        // receiving socket lets the frame go.
+        int[] freed = {0};
+        try (Socket a = Zmq.socket(context, SocketType.PAIR); Socket b = Zmq.socket(context, SocketType.PAIR);
+             Arena arena = Arena.ofShared()) {
+            Zmq.connect(a, b, "inproc");
+            MemorySegment data = arena.allocate((64 << 10) + 1);
+            for (String receive : new String[] {"recv", "recvBytes", "recvMultipart"}) {
+                int before = freed[0];
+                try (Message m = new Message(data, segment -> freed[0]++)) {
+                    assertTrue(a.send(m, SendFlags.NONE));
+                }
+                assertEquals(before, freed[0], "freed before it was received");
+                long received = switch (receive) {
+                    case "recv" -> b.recv(new byte[16]);
+                    case "recvBytes" -> b.recvBytes().length;
+                    default -> b.recvMultipart().get(0).length;
+                };
+                assertEquals(data.byteSize(), received);
+                assertEquals(before + 1, freed[0], "the socket still holds the frame after " + receive + " returned");
+            }
+        }
+    }
+
+    @Test
     void zeroCopyClosedUnsentFreesAtOnce() {
         int[] calls = {0};
         try (Arena arena = Arena.ofConfined()) {
