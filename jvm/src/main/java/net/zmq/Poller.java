@@ -37,7 +37,6 @@ public final class Poller implements AutoCloseable {
     final NativeItems memory = new NativeItems();
     /** Frees memory: by close, or by the Cleaner once this poller is unreachable. */
     private final Cleaner.Cleanable cleanable = Context.CLEANER.register(this, memory);
-    private boolean closed;
 
     /**
      * The poller's native memory, apart from the poller so that the Cleaner can free it: a poller that is never
@@ -48,7 +47,7 @@ public final class Poller implements AutoCloseable {
         volatile MemorySegment items = Native.malloc(ITEM_SIZE * 4);
         /** Where a failed zmq_poll's second try captures errno (see {@link LibZmq#poll}). */
         final MemorySegment callState = Native.malloc(LibZmq.CALL_STATE_SIZE);
-        /** Set once both are freed (by the Cleaner's thread, or by close). */
+        /** Set once both are freed: by close (the poller is then closed), or by the Cleaner once it is unreachable. */
         volatile boolean freed;
 
         @Override
@@ -210,18 +209,14 @@ public final class Poller implements AutoCloseable {
     }
 
     private void ensureOpen() {
-        if (closed) {
+        if (memory.freed) { // by close: the Cleaner frees them only once the poller is unreachable
             throw new IllegalStateException("the poller is closed");
         }
-        assert !memory.freed : "the poll items were freed while the poller was open";
     }
 
     /** Frees the poll items (the sockets stay open). Idempotent. */
     @Override
     public void close() {
-        if (!closed) {
-            closed = true;
-            cleanable.clean();
-        }
+        cleanable.clean(); // at most once
     }
 }

@@ -68,8 +68,11 @@ final class SocketCore implements Runnable {
     /** The zmq_msg_t frames are received into (then copied out), and the one array sends are built in; made on first use. */
     private MemorySegment message;
     private MemorySegment sendMessage;
-    /** The largest array that takes one of the slots below: what a socket may keep reachable is bounded. */
-    private static final int ARRAY_SLOT_MAX = 64 << 10;
+    /**
+     * The most a socket keeps of data that is not its own: an array it sent (in a slot below) or the frame it received
+     * last (see {@link #copiedOut}), each at most this large.
+     */
+    private static final int KEPT_MAX = 64 << 10;
     /**
      * Two arrays sent through {@link #arraySegment}, each with its heap segment once it was sent again (null before),
      * and which of the two was sent last. Claim held; unused on a thread-safe socket.
@@ -247,17 +250,14 @@ final class SocketCore implements Runnable {
         return message;
     }
 
-    /** The largest received frame the socket's zmq_msg_t keeps until the next receive (see {@link #copiedOut}). */
-    private static final long KEPT_FRAME_MAX = 64 << 10;
-
     /**
      * After a frame of size bytes was copied out of {@link #message} (claim held): a frame over
-     * {@link #KEPT_FRAME_MAX} is released now rather than at the next receive, so a socket never holds a large frame
+     * {@link #KEPT_MAX} is released now rather than at the next receive, so a socket never holds a large frame
      * nobody can read any more. A smaller one stays: releasing it would cost two calls per receive. (A thread-safe
      * socket's frames are released by {@link #endReceive}.)
      */
     void copiedOut(long size) {
-        if (size > KEPT_FRAME_MAX && !threadSafe) {
+        if (size > KEPT_MAX && !threadSafe) {
             LibZmq.msgClose(message);
             LibZmq.msgInit(message);
         }
@@ -289,14 +289,14 @@ final class SocketCore implements Runnable {
 
     /**
      * A heap segment over array, for a critical send straight from it (claim held). An array of at most
-     * {@link #ARRAY_SLOT_MAX} bytes sent again while it holds one of two slots gets a segment kept there, so a buffer
+     * {@link #KEPT_MAX} bytes sent again while it holds one of two slots gets a segment kept there, so a buffer
      * reused for every send (or two that alternate, as a routing id and a payload do) costs no allocation whatever the
      * JIT decides. Any other such array takes the slot not used last; every array not found in a slot gets a new
      * segment, which the JIT removes when it inlines this whole call. The socket keeps the arrays in its slots
      * reachable until it sends others, its sends stop being critical ({@link #forgetSentArrays}) or it closes.
      */
     MemorySegment arraySegment(byte[] array) {
-        if (threadSafe || array.length > ARRAY_SLOT_MAX) {
+        if (threadSafe || array.length > KEPT_MAX) {
             return MemorySegment.ofArray(array);
         }
         assert (long) OWNER.getVolatile(this) == Thread.currentThread().threadId() : "the slots are used without the claim";
