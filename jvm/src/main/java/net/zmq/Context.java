@@ -201,7 +201,7 @@ public final class Context implements AutoCloseable {
                 terminating = true;
             }
             for (SocketCore socket : sockets) {
-                socket.requestClose();
+                socket.requestCloseByContext();
             }
             LibZmq.ctxShutdown(handle);
             Thread.ofPlatform().daemon().name("net-zmq-context-term").start(() -> {

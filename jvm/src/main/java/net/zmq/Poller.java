@@ -155,6 +155,11 @@ public final class Poller implements AutoCloseable {
         boolean interrupted = false;
         try {
             while (true) {
+                for (int i = 0; i < count; i++) {
+                    if (sockets.get(i).core.closeRequested()) {
+                        throw sockets.get(i).core.closedDuringWait("Polling " + count + " sockets");
+                    }
+                }
                 int rc = LibZmq.poll(memory.callState, memory.items, count, 0);
                 if (rc > 0) {
                     return rc;

@@ -583,14 +583,19 @@ public final class Socket implements AutoCloseable {
         Thread self = Thread.currentThread();
         c.addWaiter(self);
         try {
-            while ((getIntOption(c, SocketOption.EVENTS) & event) == 0 && Reactor.available()) {
+            while (true) {
+                if (c.closeRequested()) {
+                    throw c.closedDuringWait(what);
+                }
+                if ((getIntOption(c, SocketOption.EVENTS) & event) != 0 || !Reactor.available()) {
+                    return true;
+                }
                 if (!parkUntil(this, timeoutMs > 0, deadline)) {
                     return false;
                 }
                 // A blocking libzmq call is not interruptible; nor is this wait. Keep the status for the caller.
                 interrupted |= Thread.interrupted();
             }
-            return true;
         } finally {
             c.removeWaiter(self);
             if (interrupted) {

@@ -10,6 +10,7 @@ import java.lang.invoke.VarHandle;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
+import net.zmq.internal.Errno;
 import net.zmq.internal.LibZmq;
 import net.zmq.internal.Native;
 import net.zmq.internal.Reactor;
@@ -26,7 +27,8 @@ import net.zmq.internal.Reactor;
  * instead; each call uses its thread's {@link CallScratch}, never this object's memory. A close asked for during a call
  * ({@code closeRequested}) is carried out by the call that ends last, so the native socket is never closed under a
  * running libzmq call: a close and a call's begin or end each write their own word, then read the other's, all
- * volatile, so at least one of them sees the other. This object holds no reference to the {@link Socket} or the
+ * volatile, so at least one of them sees the other. A virtual thread parked in a wait on the socket ({@link #addWaiter})
+ * is woken by the close and ends its call (see {@link #requestClose(String)}). This object holds no reference to the {@link Socket} or the
  * {@link Context}: it is the Cleaner action of the former and is reachable from the latter's termination.
  */
 final class SocketCore implements Runnable {
@@ -60,6 +62,8 @@ final class SocketCore implements Runnable {
     private volatile boolean closeRequested;
     /** Why the socket was closed by someone other than its user, for the message of a later call. */
     private volatile String closedBy = "the socket was closed";
+    /** Whether the close asked for came from the context's close (then a parked wait ends as with ETERM). */
+    private volatile boolean closedByContext;
 
     /** Option values and their size (see {@link #OPTION_BUFFER_SIZE}); calls reach it through {@link #options}. */
     private final MemorySegment optionBuffer;
@@ -188,6 +192,33 @@ final class SocketCore implements Runnable {
         }
         closeRequested = true;
         tryClose();
+        // A virtual thread parked in a wait on this socket wakes, sees closeRequested and ends its call, which closes
+        // the socket. A waiter registers itself before it reads closeRequested, and this reads the waiters after
+        // writing it (both volatile): either it sees the close, or it is woken here.
+        wakeWaiters();
+    }
+
+    /** As {@link #requestClose()}, by the socket's context as it closes: a parked wait then ends as with ETERM. */
+    void requestCloseByContext() {
+        closedByContext = true;
+        requestClose("the socket's context was closed");
+    }
+
+    /**
+     * Whether a close was asked for (read during a call, claim held): a virtual thread's parked wait then ends with
+     * {@link #closedDuringWait} rather than keep the socket open for as long as nothing arrives.
+     */
+    boolean closeRequested() {
+        return closeRequested;
+    }
+
+    /**
+     * What a wait ended by a close throws (what: the call, e.g. "Receiving"). A close by the context throws as
+     * libzmq's ETERM does for a wait blocked inside libzmq.
+     */
+    RuntimeException closedDuringWait(String what) {
+        return closedByContext ? Socket.error(Errno.ETERM, what)
+                : new IllegalStateException(what + ": " + closedBy + " during the wait; create a new socket");
     }
 
     private void tryClose() {
@@ -223,6 +254,15 @@ final class SocketCore implements Runnable {
     boolean inCall() {
         long owner = (long) OWNER.getVolatile(this);
         return threadSafe ? owner != CLOSED && (int) CALLS.getVolatile(this) > 0 : owner != FREE && owner != CLOSED;
+    }
+
+    /** How many threads are parked in a wait on this socket now (for tests). */
+    int parkedWaiters() {
+        if (waiters != null) {
+            return (int) waiters.stream().filter(t -> t.getState() == Thread.State.WAITING).count();
+        }
+        Thread t = waiter;
+        return t != null && t.getState() == Thread.State.WAITING ? 1 : 0;
     }
 
     /** How many calls are in flight on a thread-safe socket (for tests). */
@@ -364,7 +404,7 @@ final class SocketCore implements Runnable {
         }
     }
 
-    /** Unparks the threads waiting on this socket (the reactor, when its descriptor signalled). */
+    /** Unparks the threads waiting on this socket (the reactor, when its descriptor signalled; a close). */
     void wakeWaiters() {
         if (waiters != null) {
             for (Thread t : waiters) {

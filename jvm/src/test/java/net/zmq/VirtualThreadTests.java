@@ -1,14 +1,20 @@
 package net.zmq;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import net.zmq.support.ChildJvm;
 import net.zmq.support.Zmq;
@@ -19,6 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Blocking calls on virtual threads park instead of pinning their carrier. */
 class VirtualThreadTests {
     private static final int THREADS = 10_000;
+    private static final int EADDRINUSE = 98; // Linux's, where these tests run
 
     @Test
     void tenThousandVirtualThreadsBlockedInRecvAllGetTheirAnswer() throws Exception {
@@ -127,21 +134,87 @@ class VirtualThreadTests {
         Context context = new Context();
         Socket pull = context.socket(SocketType.PULL);
         pull.bind("inproc://vt-term-" + kind);
-        Throwable[] thrown = {null};
-        CountDownLatch started = new CountDownLatch(1);
-        Thread t = Thread.ofVirtual().start(() -> {
-            started.countDown();
+        CompletableFuture<Boolean> waited = waitOnAVirtualThread(() -> waitForFrame(kind, pull, null));
+        awaitParked(pull, 1, List.of(waited));
+        context.close();
+        ExecutionException e = assertThrows(ExecutionException.class, () -> waited.get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS));
+        assertInstanceOf(ContextTerminatedException.class, e.getCause());
+    }
+
+    /**
+     * A close from another thread ends a virtual thread's parked wait at once (it would otherwise wait as long as
+     * nothing arrives) and closes the socket: its port can be bound again.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"recv", "send", "poll"})
+    void aCloseFromAnotherThreadEndsAVirtualThreadsParkedWait(String kind) throws Exception {
+        try (Context context = new Context()) {
+            // With no peer, a PUSH send has nowhere to go and waits; a PULL receive or poll waits for a frame.
+            Socket socket = context.socket(kind.equals("send") ? SocketType.PUSH : SocketType.PULL);
+            socket.bind("tcp://127.0.0.1:*");
+            String endpoint = socket.lastEndpoint();
+            CompletableFuture<Boolean> waited = waitOnAVirtualThread(
+                    () -> kind.equals("send") ? socket.send("never sent") : waitForFrame(kind, socket, null));
+            awaitParked(socket, 1, List.of(waited));
+            socket.close();
+            ExecutionException e = assertThrows(ExecutionException.class, () -> waited.get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS));
+            IllegalStateException closed = assertInstanceOf(IllegalStateException.class, e.getCause());
+            assertTrue(closed.getMessage().contains("the socket was closed during the wait"), closed.getMessage());
+            assertTrue(socket.isClosed());
+            try (Socket again = context.socket(SocketType.PULL)) {
+                // libzmq's I/O thread closes the listener shortly after zmq_close returns: bind again until it has.
+                long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
+                while (true) {
+                    try {
+                        again.bind(endpoint);
+                        break;
+                    } catch (ZmqException inUse) {
+                        if (inUse.errno() != EADDRINUSE) {
+                            throw inUse;
+                        }
+                        assertTrue(System.nanoTime() < deadline, "the closed socket's port stayed bound: " + inUse.getMessage());
+                        Thread.sleep(1); // polling an observable state, bounded by the deadline
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void aCloseEndsEveryVirtualThreadParkedOnAThreadSafeSocket() throws Exception {
+        try (Context context = new Context(); Socket server = context.socket(SocketType.SERVER)) {
+            server.bind("inproc://vt-close-shared");
+            List<CompletableFuture<String>> receives = SharedReceives.waiting(server, 2, Thread.ofVirtual());
+            awaitParked(server, 2, receives);
+            server.close();
+            for (CompletableFuture<String> receive : receives) {
+                ExecutionException e = assertThrows(ExecutionException.class, () -> receive.get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS));
+                assertInstanceOf(IllegalStateException.class, e.getCause());
+            }
+            assertTrue(server.isClosed());
+        }
+    }
+
+    private static CompletableFuture<Boolean> waitOnAVirtualThread(BooleanSupplier wait) {
+        CompletableFuture<Boolean> result = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
             try {
-                waitForFrame(kind, pull, null);
-            } catch (Throwable e) {
-                thrown[0] = e;
+                result.complete(wait.getAsBoolean());
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
             }
         });
-        assertTrue(started.await(10, TimeUnit.SECONDS));
-        context.close();
-        t.join(Zmq.WAIT.toMillis());
-        assertEquals(Thread.State.TERMINATED, t.getState());
-        assertTrue(thrown[0] instanceof ContextTerminatedException || thrown[0] instanceof IllegalStateException, String.valueOf(thrown[0]));
+        return result;
+    }
+
+    /** Returns once n virtual threads are parked in a call on socket (bounded; fails if a call ends first). */
+    private static void awaitParked(Socket socket, int n, List<? extends CompletableFuture<?>> calls) throws InterruptedException {
+        long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
+        while (socket.core.parkedWaiters() < n) {
+            boolean ended = calls.stream().anyMatch(CompletableFuture::isDone);
+            assertTrue(System.nanoTime() < deadline && !ended, "the calls did not park (one ended: " + ended + ")");
+            Thread.sleep(1); // polling an observable state, bounded by the deadline
+        }
     }
 
     @Test
