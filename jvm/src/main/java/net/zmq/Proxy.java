@@ -7,7 +7,8 @@ import net.zmq.internal.LibZmq;
 /**
  * Forwards messages between a frontend and a backend socket (zmq_proxy), optionally copying them to a capture socket,
  * on the calling thread until the context is closed or a {@link ProxyController} terminates it. The proxy holds the
- * sockets' claims while it runs: other threads must not call them.
+ * sockets' claims while it runs: other threads must not call them. It is one libzmq call for the proxy's whole life:
+ * run it on a platform thread (a virtual thread would pin its carrier all that time).
  */
 public final class Proxy {
     private Proxy() {
