@@ -226,6 +226,15 @@ class VirtualThreadTests {
         assertTrue(outcome.out().contains("waits survived the reactor's failure"), outcome.out());
     }
 
+    @Test
+    void waitsGoOnInLibzmqWhenTheReactorCannotStart() throws Exception {
+        ChildJvm.Outcome outcome = ChildJvm.run(ReactorFailureProbe.class, "-Djdk.virtualThreadScheduler.parallelism=4",
+                "-Dprobe.failedStart=true");
+        assertEquals(0, outcome.exit(), outcome.out());
+        assertTrue(outcome.out().contains("waits survived the reactor's failed start"), outcome.out());
+        assertTrue(outcome.out().contains("epoll_create1 failed with errno 24"), outcome.out()); // EMFILE, logged
+    }
+
     /** Waits for a frame on socket by a blocking recv (RCVTIMEO = timeout) or a Poller; true when the timeout passed. */
     private static boolean waitForFrame(String kind, Socket socket, Duration timeout) {
         if (kind.equals("recv")) {

@@ -39,32 +39,60 @@ public final class Reactor {
     private static final long EVENT_AND_STATE_SIZE = 16 + LibZmq.CALL_STATE_SIZE;
 
     private static final class Holder {
-        static final MethodHandle CREATE = libc("epoll_create1", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+        static final MethodHandle CREATE = libc("epoll_create1", FunctionDescriptor.of(JAVA_INT, JAVA_INT), LibZmq.CAPTURE_ERRNO);
+        static final MethodHandle CLOSE = libc("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
         static final MethodHandle CTL = libc("epoll_ctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS),
                 LibZmq.CAPTURE_ERRNO);
         static final MethodHandle WAIT = libc("epoll_wait", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
                 LibZmq.CAPTURE_ERRNO);
-        static final int EPOLL_FD = create();
         private static final Object LOCK = new Object();
         /** Indexed by descriptor; replaced (copy on write) when it grows. */
         static volatile Wakeable[] byFd = new Wakeable[1024];
+        /**
+         * The reactor's epoll descriptor, or -1 when it could not start (then {@link #failure} says why). Made last:
+         * a failed start reads {@link #byFd}.
+         */
+        static final int EPOLL_FD = create();
 
         static MethodHandle libc(String name, FunctionDescriptor descriptor, Linker.Option... options) {
             return LibZmq.LINKER.downcallHandle(LibZmq.LINKER.defaultLookup().find(name).orElseThrow(), descriptor, options);
         }
 
+        /**
+         * Starts the reactor on first use. If it cannot (no descriptor or thread left), it is stopped from the start:
+         * virtual threads then wait in libzmq, as once it fails later, rather than every wait failing.
+         */
         private static int create() {
-            int fd;
+            String why;
+            int fd = -1;
+            MemorySegment state = Native.malloc(LibZmq.CALL_STATE_SIZE);
             try {
-                fd = (int) CREATE.invokeExact(0x80000); // EPOLL_CLOEXEC
+                fd = (int) CREATE.invokeExact(state, 0x80000); // EPOLL_CLOEXEC
+                if (fd >= 0) {
+                    int epollFd = fd;
+                    Thread.ofPlatform().daemon().name("net-zmq-reactor").start(() -> loop(epollFd));
+                    return fd;
+                }
+                int errno = LibZmq.errno(state);
+                why = "epoll_create1 failed with errno " + errno + " (" + LibZmq.strerror(errno) + ")";
+            } catch (Throwable t) { // no thread could be started
+                if (fd >= 0) {
+                    close(fd);
+                }
+                why = "its thread could not start: " + t;
+            } finally {
+                Native.free(state);
+            }
+            fail(why);
+            return -1;
+        }
+
+        private static void close(int fd) {
+            try {
+                int ignored = (int) CLOSE.invokeExact(fd);
             } catch (Throwable t) {
                 throw LibZmq.rethrow(t);
             }
-            if (fd < 0) {
-                throw new IllegalStateException("epoll_create1 failed; virtual threads cannot wait for sockets");
-            }
-            Thread.ofPlatform().daemon().name("net-zmq-reactor").start(() -> loop(fd));
-            return fd;
         }
 
         static void put(int fd, Wakeable target) {
@@ -92,8 +120,12 @@ public final class Reactor {
                     target.wake();
                 }
             }
-            LOG.log(System.Logger.Level.ERROR, "The reactor that wakes virtual threads waiting for sockets stopped (" + why
-                    + "): virtual threads now block in libzmq, pinning their carrier threads");
+            try {
+                LOG.log(System.Logger.Level.ERROR, "The reactor that wakes virtual threads waiting for sockets stopped (" + why
+                        + "): virtual threads now block in libzmq, pinning their carrier threads");
+            } catch (RuntimeException | Error e) {
+                // The logger failed too (with no descriptor left it cannot open its files): the waits go on regardless.
+            }
         }
 
         private static void loop(int epollFd) {
@@ -133,8 +165,8 @@ public final class Reactor {
 
     private static final System.Logger LOG = System.getLogger(Reactor.class.getName());
     /**
-     * Why the reactor stopped, or null while it runs. Set once, by the reactor's thread, when epoll_wait fails with more
-     * than EINTR or the thread meets an error; never cleared.
+     * Why the reactor stopped, or null while it runs. Set once, by the reactor's thread when epoll_wait fails with more
+     * than EINTR or the thread meets an error, or as the reactor fails to start; never cleared.
      */
     private static volatile String failure;
 
@@ -151,7 +183,7 @@ public final class Reactor {
      * reactor has stopped: the caller then sees {@link #available()} false and waits in libzmq.
      */
     public static boolean register(int fd, Wakeable target) {
-        if (failure != null) {
+        if (Holder.EPOLL_FD < 0 || failure != null) { // (the first use starts the reactor, which may fail)
             return false; // its descriptor may be closed, and the number reused by another epoll set
         }
         Holder.put(fd, target);
@@ -181,7 +213,7 @@ public final class Reactor {
     /** Stops watching fd; called before the socket owning it is closed (the number may then be reused). */
     public static void unregister(int fd) {
         Holder.put(fd, null);
-        if (failure != null) {
+        if (Holder.EPOLL_FD < 0 || failure != null) {
             return; // nothing to remove it from
         }
         MemorySegment state = Native.malloc(LibZmq.CALL_STATE_SIZE);
