@@ -98,12 +98,16 @@ public final class ReactorFailureProbe {
             // every descriptor under the limit is taken
         }
         Waiter a = start(pull::recvString);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        while (Reactor.available()) { // until the wait has tried to start the reactor
+            if (System.nanoTime() > deadline || a.result().isDone()) {
+                fail("the reactor still reports itself available (the recv ended: " + a.result().isDone() + ")");
+            }
+            Thread.sleep(1); // polling an observable state, bounded by the deadline
+        }
         awaitState(a, ReactorFailureProbe::inLibzmq, "wait in libzmq's blocking recv");
         for (FileInputStream f : filler) {
             f.close();
-        }
-        if (Reactor.available()) {
-            fail("the reactor reports itself available after it could not start");
         }
         push.send("a");
         expect("a", a, "a recv begun as the reactor could not start");
