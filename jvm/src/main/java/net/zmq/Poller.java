@@ -5,10 +5,13 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
-import java.lang.ref.Reference;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import net.zmq.internal.Errno;
 import net.zmq.internal.LibZmq;
 import net.zmq.internal.Native;
@@ -18,9 +21,16 @@ import net.zmq.internal.Reactor;
  * Waits for any of several sockets to become readable or writable (zmq_poll). Add sockets once, then poll any number
  * of times: the poll items live in native memory made once, so a poll allocates nothing. While a poll runs it holds
  * each socket's claim, so another thread's call on one of them throws {@link IllegalStateException}. Use a poller
- * from one thread at a time and close it. On a virtual thread a poll that waits does not block in libzmq (which would
- * pin the carrier): it parks until one of the sockets' descriptors signals, then looks again. A poller that is never
- * closed has its native memory freed by a Cleaner once it is unreachable.
+ * from one thread at a time (another thread's {@link #add} or {@link #poll} during a call throws
+ * {@link IllegalStateException}) and close it. On a virtual thread a poll that waits does not block in libzmq (which
+ * would pin the carrier): it parks until one of the sockets' descriptors signals, then looks again. A poller that is
+ * never closed has its native memory freed by a Cleaner once it is unreachable.
+ *
+ * <p>Invariant: {@code user} is null between calls, the calling thread during {@link #add} or {@link #poll}, and
+ * {@link #CLOSED} once the native memory is freed; only that thread touches the native memory. A close asked for
+ * during a call ({@code closeRequested}) is carried out as the call ends, so zmq_poll never runs on freed memory: the
+ * close and a call's end each write their own word, then read the other's, all volatile. A poll parked on a virtual
+ * thread is woken by the close and ends at once.
  */
 public final class Poller implements AutoCloseable {
     /** Event bit: a frame can be received. */
@@ -33,7 +43,23 @@ public final class Poller implements AutoCloseable {
     private static final long ITEM_SIZE = WINDOWS ? 24 : 16;
     private static final long EVENTS_OFFSET = WINDOWS ? 16 : 12;
 
+    private static final Object CLOSED = new Object();
+    private static final VarHandle USER;
+
+    static {
+        try {
+            USER = MethodHandles.lookup().findVarHandle(Poller.class, "user", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    @SuppressWarnings("unused") // accessed through USER
+    private volatile Object user;
+    private volatile boolean closeRequested;
     private final List<Socket> sockets = new ArrayList<>();
+    /** Each socket's events at the last poll, copied out of the items: read without the native memory. */
+    private short[] revents = new short[4];
     final NativeItems memory = new NativeItems();
     /** Frees memory: by close, or by the Cleaner once this poller is unreachable. */
     private final Cleaner.Cleanable cleanable = Context.CLEANER.register(this, memory);
@@ -69,7 +95,15 @@ public final class Poller implements AutoCloseable {
      * @throws IllegalArgumentException events is not such a mask, or the socket was added already
      */
     public int add(Socket socket, int events) {
-        ensureOpen();
+        enter();
+        try {
+            return addClaimed(socket, events);
+        } finally {
+            exit();
+        }
+    }
+
+    private int addClaimed(Socket socket, int events) {
         if ((events & ~(READABLE | WRITABLE)) != 0 || events == 0) {
             throw new IllegalArgumentException("events must be READABLE, WRITABLE or both (got " + events + ")");
         }
@@ -90,7 +124,10 @@ public final class Poller implements AutoCloseable {
         item.fill((byte) 0);
         item.set(ADDRESS, 0, socket.core.handle);
         item.set(JAVA_SHORT, EVENTS_OFFSET, (short) events);
-        Reference.reachabilityFence(this);
+        if (index == revents.length) {
+            revents = Arrays.copyOf(revents, index * 2);
+        }
+        revents[index] = 0;
         sockets.add(socket);
         return index;
     }
@@ -105,15 +142,36 @@ public final class Poller implements AutoCloseable {
      *
      * @return how many sockets are ready (0 when the timeout passed)
      * @throws ContextTerminatedException a socket's context was closed
+     * @throws IllegalStateException      the poller or one of its sockets is closed, or another thread uses one of
+     *                                    them; or, on a virtual thread, one of them was closed during the wait
      */
     public int poll(Duration timeout) {
-        ensureOpen();
+        enter();
+        try {
+            int ready = pollClaimed(timeout);
+            int count = sockets.size();
+            MemorySegment items = memory.items;
+            for (int i = 0; i < count; i++) {
+                revents[i] = items.get(JAVA_SHORT, i * ITEM_SIZE + EVENTS_OFFSET + 2);
+            }
+            return ready;
+        } finally {
+            exit();
+        }
+    }
+
+    private int pollClaimed(Duration timeout) {
         long timeoutMs = timeout == null || timeout.isNegative() ? -1 : timeout.toMillis();
         int count = sockets.size();
         int claimed = 0;
         try {
             for (; claimed < count; claimed++) {
-                sockets.get(claimed).core.begin();
+                SocketCore c = sockets.get(claimed).core;
+                if (c.isClosed()) {
+                    throw new IllegalStateException("socket " + claimed + " (" + c.type + ") of this poller is closed: "
+                            + "make a new poller without it");
+                }
+                c.begin();
             }
             if (timeoutMs != 0 && Thread.currentThread().isVirtual() && Reactor.available()) {
                 long deadline = timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0;
@@ -136,7 +194,6 @@ public final class Poller implements AutoCloseable {
             for (int i = 0; i < claimed; i++) {
                 sockets.get(i).core.end();
             }
-            Reference.reachabilityFence(this); // the Cleaner frees the items only after the call
         }
     }
 
@@ -147,17 +204,22 @@ public final class Poller implements AutoCloseable {
      */
     private int pollParking(int count, boolean timed, long deadline) {
         Thread self = Thread.currentThread();
-        for (int i = 0; i < count; i++) {
-            SocketCore c = sockets.get(i).core;
-            Socket.watchNotifications(c);
-            c.addWaiter(self);
-        }
+        int watched = 0;
         boolean interrupted = false;
         try {
+            for (; watched < count; watched++) {
+                SocketCore c = sockets.get(watched).core;
+                Socket.watchNotifications(c);
+                c.addWaiter(self);
+            }
             while (true) {
+                if (closeRequested) {
+                    throw new IllegalStateException("the poller was closed during the poll");
+                }
                 for (int i = 0; i < count; i++) {
-                    if (sockets.get(i).core.closeRequested()) {
-                        throw sockets.get(i).core.closedDuringWait("Polling " + count + " sockets");
+                    SocketCore c = sockets.get(i).core;
+                    if (c.closeRequested()) {
+                        throw c.closedDuringWait("Polling socket " + i + " (" + c.type + ") of " + count);
                     }
                 }
                 int rc = LibZmq.poll(memory.callState, memory.items, count, 0);
@@ -178,7 +240,7 @@ public final class Poller implements AutoCloseable {
                 interrupted |= Thread.interrupted();
             }
         } finally {
-            for (int i = 0; i < count; i++) {
+            for (int i = 0; i < watched; i++) {
                 sockets.get(i).core.removeWaiter(self);
             }
             if (interrupted) {
@@ -206,22 +268,49 @@ public final class Poller implements AutoCloseable {
     }
 
     private int revents(int index) {
-        ensureOpen();
+        if (user == CLOSED) {
+            throw new IllegalStateException("the poller is closed");
+        }
         java.util.Objects.checkIndex(index, sockets.size());
-        short revents = memory.items.get(JAVA_SHORT, index * ITEM_SIZE + EVENTS_OFFSET + 2);
-        Reference.reachabilityFence(this);
-        return revents;
+        return revents[index];
     }
 
-    private void ensureOpen() {
-        if (memory.freed) { // by close: the Cleaner frees them only once the poller is unreachable
-            throw new IllegalStateException("the poller is closed");
+    /** Claims the poller for the calling thread; throws when it is closed or another thread is inside a call. */
+    private void enter() {
+        if (!USER.compareAndSet(this, null, Thread.currentThread())) {
+            if (user == CLOSED || closeRequested) {
+                throw new IllegalStateException("the poller is closed");
+            }
+            throw new IllegalStateException("this poller is in use by another thread: use a poller from one thread at a "
+                    + "time (each thread its own poller)");
         }
     }
 
-    /** Frees the poll items (the sockets stay open). Idempotent. */
+    /** Ends the call begun by {@link #enter}; carries out a close asked for meanwhile. */
+    private void exit() {
+        assert user == Thread.currentThread() : "exit() by a thread that did not enter";
+        USER.setVolatile(this, null);
+        if (closeRequested) {
+            tryClose();
+        }
+    }
+
+    /**
+     * Frees the poll items (the sockets stay open). Idempotent, any thread: during another thread's poll it takes
+     * effect as that poll returns; a poll parked on a virtual thread is woken and throws {@link IllegalStateException}.
+     */
     @Override
     public void close() {
-        cleanable.clean(); // at most once
+        closeRequested = true;
+        tryClose();
+        if (user instanceof Thread polling) { // read after closeRequested was written: see the class's invariant
+            LockSupport.unpark(polling);
+        }
+    }
+
+    private void tryClose() {
+        if (USER.compareAndSet(this, null, CLOSED)) {
+            cleanable.clean();
+        }
     }
 }

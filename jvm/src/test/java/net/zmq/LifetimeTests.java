@@ -72,6 +72,38 @@ class LifetimeTests {
         assertTrue(pull.isClosed());
     }
 
+    /**
+     * A poller closed by another thread during a poll blocked in libzmq keeps its native memory until that poll returns
+     * (zmq_poll is reading it), refuses that thread's calls meanwhile, and frees it as the poll returns.
+     */
+    @Test
+    void aPollerClosedDuringAPollFreesItsMemoryAsThePollReturns() throws Exception {
+        try (Context context = new Context(); Socket pull = context.socket(SocketType.PULL);
+             Socket push = context.socket(SocketType.PUSH); Socket other = context.socket(SocketType.PULL)) {
+            pull.bind("inproc://poller-closed");
+            push.connect("inproc://poller-closed");
+            Poller poller = new Poller();
+            poller.add(pull, Poller.READABLE);
+            CompletableFuture<Integer> poll = CompletableFuture.supplyAsync(() -> poller.poll(null), r -> Thread.ofPlatform().start(r));
+            long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
+            while (!pull.core.inCall() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertTrue(pull.core.inCall(), "the poll did not start");
+            IllegalStateException inUse = assertThrows(IllegalStateException.class, () -> poller.add(other, Poller.READABLE));
+            assertTrue(inUse.getMessage().contains("in use by another thread"), inUse.getMessage());
+            poller.close();
+            assertTrue(!poller.memory.freed, "freed under a poll in flight");
+            IllegalStateException closed = assertThrows(IllegalStateException.class, () -> poller.add(other, Poller.READABLE));
+            assertTrue(closed.getMessage().contains("the poller is closed"), closed.getMessage());
+            push.send("wake");
+            assertEquals(1, poll.get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS));
+            assertTrue(poller.memory.freed, "not freed as the poll returned");
+            assertThrows(IllegalStateException.class, () -> poller.isReadable(0));
+            assertEquals("wake", pull.recvString(RecvFlags.DONT_WAIT)); // the socket stays open
+        }
+    }
+
     @Test
     void contextCloseIsBoundedByLingerWithUnsentMessages() {
         Context context = new Context();

@@ -181,6 +181,23 @@ class VirtualThreadTests {
     }
 
     @Test
+    void closingAPollerEndsAVirtualThreadsParkedPollOnIt() throws Exception {
+        try (Context context = new Context(); Socket pull = context.socket(SocketType.PULL)) {
+            pull.bind("inproc://vt-poller-closed");
+            Poller poller = new Poller();
+            poller.add(pull, Poller.READABLE);
+            CompletableFuture<Boolean> polled = waitOnAVirtualThread(() -> poller.poll(null) > 0);
+            awaitParked(pull, 1, List.of(polled));
+            poller.close();
+            ExecutionException e = assertThrows(ExecutionException.class, () -> polled.get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS));
+            IllegalStateException closed = assertInstanceOf(IllegalStateException.class, e.getCause());
+            assertTrue(closed.getMessage().contains("the poller was closed during the poll"), closed.getMessage());
+            assertTrue(poller.memory.freed, "the poll ended without freeing the closed poller's memory");
+            assertEquals(null, pull.recvString(RecvFlags.DONT_WAIT)); // the socket stays open, and free to use
+        }
+    }
+
+    @Test
     void aCloseEndsEveryVirtualThreadParkedOnAThreadSafeSocket() throws Exception {
         try (Context context = new Context(); Socket server = context.socket(SocketType.SERVER)) {
             server.bind("inproc://vt-close-shared");
