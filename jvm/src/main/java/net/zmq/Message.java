@@ -20,8 +20,9 @@ import net.zmq.internal.Native;
  * <p>Use a message from one thread at a time.
  */
 public final class Message implements AutoCloseable {
-    /** Runs when libzmq no longer needs a zero-copy message's data: on a libzmq I/O thread, or in the thread that
-     * closes, sends or re-receives into the message. It must be quick and must not throw (an exception is
+    /** Runs when libzmq no longer needs a zero-copy message's data: on a libzmq I/O thread, in the thread that
+     * closes, sends or re-receives into the message, on the Cleaner's thread for a message never closed, or in the
+     * thread that closes a socket still holding the frame. It must be quick and must not throw (an exception is
      * reported to the thread's uncaught-exception handler and otherwise ignored). */
     @FunctionalInterface
     public interface FreeCallback {

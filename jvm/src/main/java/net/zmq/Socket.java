@@ -78,7 +78,9 @@ public final class Socket implements AutoCloseable {
 
     /**
      * Closes the socket: queued messages are sent for at most its {@link SocketOption#LINGER}. When another thread is
-     * inside a call, the socket is closed as that call returns. Idempotent.
+     * inside a call, the socket is closed as that call returns; a call parked on a virtual thread (a blocking send,
+     * receive or poll) is woken and throws {@link IllegalStateException}, while one blocked inside libzmq on a platform
+     * thread returns as it would have. Idempotent, any thread.
      */
     @Override
     public void close() {
@@ -587,7 +589,7 @@ public final class Socket implements AutoCloseable {
                 if (c.closeRequested()) {
                     throw c.closedDuringWait(what);
                 }
-                if ((getIntOption(c, SocketOption.EVENTS) & event) != 0 || !Reactor.available()) {
+                if ((eventsWhile(c, what) & event) != 0 || !Reactor.available()) {
                     return true;
                 }
                 if (!parkUntil(this, timeoutMs > 0, deadline)) {
@@ -619,6 +621,15 @@ public final class Socket implements AutoCloseable {
         }
         LockSupport.parkNanos(blocker, left);
         return true;
+    }
+
+    /** ZMQ_EVENTS, read during the call what (e.g. "Receiving"): a shut-down context fails that call, as libzmq's would. */
+    private static int eventsWhile(SocketCore c, String what) {
+        try {
+            return getIntOption(c, SocketOption.EVENTS);
+        } catch (ContextTerminatedException e) {
+            throw error(Errno.ETERM, what);
+        }
     }
 
     /**

@@ -10,7 +10,6 @@ import java.lang.invoke.VarHandle;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
-import net.zmq.internal.Errno;
 import net.zmq.internal.LibZmq;
 import net.zmq.internal.Native;
 import net.zmq.internal.Reactor;
@@ -25,7 +24,7 @@ import net.zmq.internal.Reactor;
  * null or a segment over the slot's own array). A thread-safe socket ({@code threadSafe}:
  * libzmq locks around each call) leaves {@code owner} FREE until CLOSED and counts its calls in flight in {@code calls}
  * instead; each call uses its thread's {@link CallScratch}, never this object's memory. A close asked for during a call
- * ({@code closeRequested}) is carried out by the call that ends last, so the native socket is never closed under a
+ * ({@code closedBy} set) is carried out by the call that ends last, so the native socket is never closed under a
  * running libzmq call: a close and a call's begin or end each write their own word, then read the other's, all
  * volatile, so at least one of them sees the other. A virtual thread parked in a wait on the socket ({@link #addWaiter})
  * is woken by the close and ends its call (see {@link #requestClose(String)}). This object holds no reference to the {@link Socket} or the
@@ -40,11 +39,13 @@ final class SocketCore implements Runnable {
     private static final int ZMQ_EVENTS = 15;
     private static final VarHandle OWNER;
     private static final VarHandle CALLS;
+    private static final VarHandle CLOSED_BY;
 
     static {
         try {
             OWNER = MethodHandles.lookup().findVarHandle(SocketCore.class, "owner", long.class);
             CALLS = MethodHandles.lookup().findVarHandle(SocketCore.class, "calls", int.class);
+            CLOSED_BY = MethodHandles.lookup().findVarHandle(SocketCore.class, "closedBy", String.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -59,11 +60,14 @@ final class SocketCore implements Runnable {
     final boolean threadSafe;
     @SuppressWarnings("unused") // accessed through CALLS
     private volatile int calls;
-    private volatile boolean closeRequested;
-    /** Why the socket was closed by someone other than its user, for the message of a later call. */
-    private volatile String closedBy = "the socket was closed";
-    /** Whether the close asked for came from the context's close (then a parked wait ends as with ETERM). */
-    private volatile boolean closedByContext;
+    /**
+     * Why a close was asked for, for the message of a later call: null until then, set once ({@link #CLOSED_BY}), so
+     * "a close was asked for" is {@code closedBy != null}.
+     */
+    private volatile String closedBy;
+    private static final String CLOSED_BY_USER = "the socket was closed";
+    private static final String CLOSED_BY_CONTEXT = "the socket's context was closed";
+    private static final String CLOSED_BY_CLEANER = "the socket was collected without close";
 
     /** Option values and their size (see {@link #OPTION_BUFFER_SIZE}); calls reach it through {@link #options}. */
     private final MemorySegment optionBuffer;
@@ -128,6 +132,10 @@ final class SocketCore implements Runnable {
         if (!OWNER.compareAndSet(this, FREE, id)) {
             contended(id);
         }
+        if (closedBy != null) { // asked for as a call ended, before that call's close could take the claim
+            end(); // carries it out
+            throw new IllegalStateException(closedBy + "; create a new socket");
+        }
     }
 
     private void contended(long id) {
@@ -154,7 +162,7 @@ final class SocketCore implements Runnable {
     /** A call on a thread-safe socket: counted in, unless a close was asked for (read after the count). */
     private void beginShared() {
         CALLS.getAndAdd(this, 1);
-        if (closeRequested) {
+        if (closedBy != null) {
             endShared();
             throw new IllegalStateException(closedBy + "; create a new socket");
         }
@@ -163,7 +171,7 @@ final class SocketCore implements Runnable {
     private void endShared() {
         int before = (int) CALLS.getAndAdd(this, -1);
         assert before > 0 : "endShared() without a call in flight";
-        if (before == 1 && closeRequested) {
+        if (before == 1 && closedBy != null) {
             tryClose();
         }
     }
@@ -176,32 +184,28 @@ final class SocketCore implements Runnable {
         }
         assert (long) OWNER.getVolatile(this) == Thread.currentThread().threadId() : "end() by a thread that does not hold the claim";
         OWNER.setVolatile(this, FREE);
-        if (closeRequested) {
+        if (closedBy != null) {
             tryClose();
         }
     }
 
     /** Closes now if no call is in flight, else when the call ends. Idempotent, any thread. */
     void requestClose() {
-        requestClose("the socket was closed");
+        requestClose(CLOSED_BY_USER);
     }
 
-    void requestClose(String reason) {
-        if (!closeRequested) {
-            closedBy = reason;
-        }
-        closeRequested = true;
+    private void requestClose(String reason) {
+        CLOSED_BY.compareAndSet(this, null, reason); // the first reason stays
         tryClose();
-        // A virtual thread parked in a wait on this socket wakes, sees closeRequested and ends its call, which closes
-        // the socket. A waiter registers itself before it reads closeRequested, and this reads the waiters after
-        // writing it (both volatile): either it sees the close, or it is woken here.
+        // A virtual thread parked in a wait on this socket wakes, sees closeRequested() and ends its call, which closes
+        // the socket. A waiter registers itself before it reads closedBy, and this reads the waiters after writing it
+        // (both volatile): either it sees the close, or it is woken here.
         wakeWaiters();
     }
 
     /** As {@link #requestClose()}, by the socket's context as it closes: a parked wait then ends as with ETERM. */
     void requestCloseByContext() {
-        closedByContext = true;
-        requestClose("the socket's context was closed");
+        requestClose(CLOSED_BY_CONTEXT);
     }
 
     /**
@@ -209,7 +213,7 @@ final class SocketCore implements Runnable {
      * {@link #closedDuringWait} rather than keep the socket open for as long as nothing arrives.
      */
     boolean closeRequested() {
-        return closeRequested;
+        return closedBy != null;
     }
 
     /**
@@ -217,12 +221,13 @@ final class SocketCore implements Runnable {
      * libzmq's ETERM does for a wait blocked inside libzmq.
      */
     RuntimeException closedDuringWait(String what) {
-        return closedByContext ? Socket.error(Errno.ETERM, what)
-                : new IllegalStateException(what + ": " + closedBy + " during the wait; create a new socket");
+        String why = closedBy;
+        return why == CLOSED_BY_CONTEXT ? new ContextTerminatedException(what + " (the context's close closed this socket)")
+                : new IllegalStateException(what + ": " + why + " during the wait; create a new socket");
     }
 
     private void tryClose() {
-        // A thread-safe socket: a call counted in after the count was read here has read closeRequested as set and
+        // A thread-safe socket: a call counted in after the count was read here has read closedBy as set and
         // backs out without calling libzmq (beginShared).
         if ((!threadSafe || (int) CALLS.getVolatile(this) == 0) && OWNER.compareAndSet(this, FREE, CLOSED)) {
             closeNative();
@@ -421,6 +426,6 @@ final class SocketCore implements Runnable {
     /** Cleaner action: the Socket became unreachable without close. */
     @Override
     public void run() {
-        requestClose("the socket was collected without close");
+        requestClose(CLOSED_BY_CLEANER);
     }
 }

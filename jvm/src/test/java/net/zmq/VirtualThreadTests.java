@@ -138,7 +138,24 @@ class VirtualThreadTests {
         awaitParked(pull, 1, List.of(waited));
         context.close();
         ExecutionException e = assertThrows(ExecutionException.class, () -> waited.get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS));
-        assertInstanceOf(ContextTerminatedException.class, e.getCause());
+        ContextTerminatedException terminated = assertInstanceOf(ContextTerminatedException.class, e.getCause());
+        assertTrue(terminated.getMessage().contains("the context's close closed this socket"), terminated.getMessage());
+    }
+
+    /** A shutdown (the sockets stay open) ends a parked wait as it ends a blocked libzmq call: ETERM, for that call. */
+    @ParameterizedTest
+    @ValueSource(strings = {"recv", "poll"})
+    void contextShutdownEndsAVirtualThreadsParkedWait(String kind) throws Exception {
+        try (Context context = new Context(); Socket pull = context.socket(SocketType.PULL)) {
+            pull.bind("inproc://vt-shutdown-" + kind);
+            CompletableFuture<Boolean> waited = waitOnAVirtualThread(() -> waitForFrame(kind, pull, null));
+            awaitParked(pull, 1, List.of(waited));
+            context.shutdown();
+            ExecutionException e = assertThrows(ExecutionException.class, () -> waited.get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS));
+            ContextTerminatedException terminated = assertInstanceOf(ContextTerminatedException.class, e.getCause());
+            String call = kind.equals("recv") ? "Receiving" : "Polling";
+            assertTrue(terminated.getMessage().startsWith(call), terminated.getMessage());
+        }
     }
 
     /**
