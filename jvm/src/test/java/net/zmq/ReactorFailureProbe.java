@@ -98,13 +98,7 @@ public final class ReactorFailureProbe {
             // every descriptor under the limit is taken
         }
         Waiter a = start(pull::recvString);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-        while (Reactor.available()) { // until the wait has tried to start the reactor
-            if (System.nanoTime() > deadline || a.result().isDone()) {
-                fail("the reactor still reports itself available (the recv ended: " + a.result().isDone() + ")");
-            }
-            Thread.sleep(1); // polling an observable state, bounded by the deadline
-        }
+        awaitState(a, t -> !Reactor.available(), "try to start the reactor, which fails");
         awaitState(a, ReactorFailureProbe::inLibzmq, "wait in libzmq's blocking recv");
         for (FileInputStream f : filler) {
             f.close();
