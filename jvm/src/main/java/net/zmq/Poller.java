@@ -173,15 +173,13 @@ public final class Poller implements AutoCloseable {
                 }
                 c.begin();
             }
+            long deadline = timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0;
             if (timeoutMs != 0 && Thread.currentThread().isVirtual() && Reactor.available()) {
-                long deadline = timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0;
                 int rc = pollParking(count, timeoutMs > 0, deadline);
                 if (rc >= 0) {
                     return rc;
                 }
-                if (timeoutMs > 0) { // the reactor stopped: wait in libzmq for what is left
-                    timeoutMs = Math.max(0, (deadline - System.nanoTime()) / 1_000_000L);
-                }
+                timeoutMs = left(deadline, timeoutMs); // the reactor stopped: wait in libzmq for what is left
             }
             while (true) {
                 int rc = LibZmq.poll(memory.callState, memory.items, count, timeoutMs);
@@ -189,12 +187,18 @@ public final class Poller implements AutoCloseable {
                     return rc;
                 }
                 throwUnlessInterrupted(count);
+                timeoutMs = left(deadline, timeoutMs); // after a signal (EINTR): not the whole timeout again
             }
         } finally {
             for (int i = 0; i < claimed; i++) {
                 sockets.get(i).core.end();
             }
         }
+    }
+
+    /** What is left until deadline in milliseconds, rounded up (timeoutMs itself when there is no deadline, 0). */
+    private static long left(long deadline, long timeoutMs) {
+        return deadline == 0 ? timeoutMs : Math.max(0, (deadline - System.nanoTime() + 999_999) / 1_000_000L);
     }
 
     /**
@@ -255,6 +259,18 @@ public final class Poller implements AutoCloseable {
         if (errno != Errno.EINTR) {
             throw Socket.error(errno, "Polling " + count + " sockets");
         }
+    }
+
+    /**
+     * zmq_poll on one socket for events (claim held): its item is built in the socket's option memory (free during a
+     * wait) and errno captured in its call state. The number ready (0 or 1), or -1 with errno set.
+     */
+    static int pollOne(SocketCore c, int events, long timeoutMs) {
+        MemorySegment item = c.options().asSlice(0, ITEM_SIZE);
+        item.fill((byte) 0);
+        item.set(ADDRESS, 0, c.handle);
+        item.set(JAVA_SHORT, EVENTS_OFFSET, (short) events);
+        return LibZmq.poll(c.callState(), item, 1, timeoutMs);
     }
 
     /** Whether the socket at index was readable at the last poll. */

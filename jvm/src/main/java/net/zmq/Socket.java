@@ -527,9 +527,11 @@ public final class Socket implements AutoCloseable {
     private int transferWaiting(int kind, SocketCore c, MemorySegment data, long size, int flags) {
         boolean dontWait = (flags & ZMQ_DONTWAIT) != 0;
         boolean sending = kind == SEND || kind == MSG_SEND;
+        int event = sending ? POLLOUT : POLLIN;
         int timeoutMs = sending ? c.sendTimeoutMs : c.receiveTimeoutMs;
+        // The whole call's, across tries (0: none); taken only for a call that waits with a timeout.
+        long deadline = !dontWait && timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0;
         if (!dontWait && Thread.currentThread().isVirtual() && Reactor.available()) {
-            long deadline = timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0; // the whole call's, across tries
             do {
                 // Capturing at once: here a try fails before each park, and a second non-blocking try to learn why
                 // would cost libzmq another poll of its mailbox.
@@ -537,10 +539,13 @@ public final class Socket implements AutoCloseable {
                 if (rc >= 0) {
                     return rc;
                 }
-                if (!failedAgain(c, LibZmq.errno(c.callState()), WHAT[kind], sending ? POLLOUT : POLLIN, timeoutMs, deadline)) {
+                if (!failedAgain(c, LibZmq.errno(c.callState()), WHAT[kind], event, timeoutMs, deadline)) {
                     return -1;
                 }
-            } while (Reactor.available()); // else the reactor stopped: wait in libzmq below, with the whole timeout
+            } while (Reactor.available());
+            if (deadline != 0) { // the reactor stopped: wait in libzmq for what is left of the timeout
+                return waitOutTheTimeout(kind, c, data, size, flags, event, deadline);
+            }
         }
         // A call that waits without a timeout never meets EAGAIN: when its retry says EAGAIN, it was interrupted. With
         // a timeout, only the call itself can tell its timeout (EAGAIN) from an interruption (EINTR), and a receive
@@ -558,6 +563,34 @@ public final class Socket implements AutoCloseable {
                     return -1;
                 }
             } else if (errno != Errno.EINTR) {
+                throw error(errno, WHAT[kind]);
+            } else if (deadline != 0) {
+                return waitOutTheTimeout(kind, c, data, size, flags, event, deadline);
+            }
+        }
+    }
+
+    /**
+     * The rest of a call with a timeout, once its first wait ended early: interrupted by a signal (EINTR), or parked on
+     * a reactor that stopped. Made again, libzmq's call would wait its whole timeout anew, so that under signals that
+     * keep coming (a wall-clock profiler) it would never time out. Instead this waits in zmq_poll on the socket for what
+     * is left of the timeout, then tries without waiting, until the call succeeds or the deadline passes (-1: EAGAIN).
+     */
+    private static int waitOutTheTimeout(int kind, SocketCore c, MemorySegment data, long size, int flags, int event, long deadline) {
+        while (true) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return -1;
+            }
+            if (Poller.pollOne(c, event, (left + 999_999) / 1_000_000) < 0 && LibZmq.errno(c.callState()) != Errno.EINTR) {
+                throw error(LibZmq.errno(c.callState()), WHAT[kind]);
+            }
+            int rc = call(kind, LibZmq.CALL_CAPTURING, c, data, size, flags | ZMQ_DONTWAIT);
+            if (rc >= 0) {
+                return rc;
+            }
+            int errno = LibZmq.errno(c.callState());
+            if (errno != Errno.EAGAIN && errno != Errno.EINTR) {
                 throw error(errno, WHAT[kind]);
             }
         }
