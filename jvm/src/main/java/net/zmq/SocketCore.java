@@ -198,8 +198,10 @@ final class SocketCore implements Runnable {
         CLOSED_BY.compareAndSet(this, null, reason); // the first reason stays
         tryClose();
         // A virtual thread parked in a wait on this socket wakes, sees closeRequested() and ends its call, which closes
-        // the socket. A waiter registers itself before it reads closedBy, and this reads the waiters after writing it
-        // (both volatile): either it sees the close, or it is woken here.
+        // the socket. A waiter registers itself (a volatile write) before it reads closedBy, and this reads the waiters
+        // after writing it: either it sees the close, or it is woken here. The fence keeps that read after the write
+        // even where the waiter set's reads are acquire loads rather than volatile ones.
+        VarHandle.fullFence();
         wakeWaiters();
     }
 
