@@ -19,16 +19,17 @@ import net.zmq.internal.Reactor;
  * for the types libzmq makes thread-safe).
  *
  * <p>Invariant: {@code owner} is {@link #FREE} when no call is in flight, the calling thread's id during a call
- * ({@link #begin} to {@link #end}), and {@link #CLOSED} once the native socket is closed; only the thread that moved it
- * away from FREE touches the native socket, its zmq_msg_t and option memory, and its sent-array slots (whose segment is
- * null or a segment over the slot's own array). A thread-safe socket ({@code threadSafe}:
- * libzmq locks around each call) leaves {@code owner} FREE until CLOSED and counts its calls in flight in {@code calls}
- * instead; each call uses its thread's {@link CallScratch}, never this object's memory. A close asked for during a call
+ * ({@link #begin} to {@link #end}), and {@link #CLOSED} once the native socket is closed; only the thread that moved
+ * it away from FREE touches the native socket, its zmq_msg_t and option memory, and its sent-array slots (whose
+ * segment is null or a segment over the slot's own array). A thread-safe socket ({@code threadSafe}: libzmq locks
+ * around each call) leaves {@code owner} FREE until CLOSED and counts its calls in flight in {@code calls} instead;
+ * each call uses its thread's {@link CallScratch}, never this object's memory. A close asked for during a call
  * ({@code closedBy} set) is carried out by the call that ends last, so the native socket is never closed under a
  * running libzmq call: a close and a call's begin or end each write their own word, then read the other's, all
- * volatile, so at least one of them sees the other. A virtual thread parked in a wait on the socket ({@link #addWaiter})
- * is woken by the close and ends its call (see {@link #requestClose(String)}). This object holds no reference to the {@link Socket} or the
- * {@link Context}: it is the Cleaner action of the former and is reachable from the latter's termination.
+ * volatile, so at least one of them sees the other. A virtual thread parked in a wait on the socket
+ * ({@link #addWaiter}) is woken by the close and ends its call (see {@link #requestClose(String)}). This object holds no
+ * reference to the {@link Socket} or the {@link Context}: it is the Cleaner action of the former and is reachable
+ * from the latter's termination.
  */
 final class SocketCore implements Runnable {
     static final long FREE = 0;
