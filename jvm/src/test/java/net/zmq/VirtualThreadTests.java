@@ -2,6 +2,7 @@ package net.zmq;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -210,7 +211,7 @@ class VirtualThreadTests {
             IllegalStateException closed = assertInstanceOf(IllegalStateException.class, e.getCause());
             assertTrue(closed.getMessage().contains("the poller was closed during the poll"), closed.getMessage());
             assertTrue(poller.memory.freed, "the poll ended without freeing the closed poller's memory");
-            assertEquals(null, pull.recvString(RecvFlags.DONT_WAIT)); // the socket stays open, and free to use
+            assertNull(pull.recvString(RecvFlags.DONT_WAIT)); // the socket stays open, and free to use
         }
     }
 
