@@ -1,6 +1,7 @@
 package net.zmq;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
 import net.zmq.internal.Errno;
 import net.zmq.internal.LibZmq;
 
@@ -28,10 +29,11 @@ public final class Proxy {
      * context is closed.
      */
     public static void runSteerable(Socket frontend, Socket backend, Socket capture, ProxyController controller) {
-        run(frontend, backend, capture, java.util.Objects.requireNonNull(controller, "controller").proxySide);
+        run(frontend, backend, capture, java.util.Objects.requireNonNull(controller, "controller"));
     }
 
-    private static void run(Socket frontend, Socket backend, Socket capture, Socket control) {
+    private static void run(Socket frontend, Socket backend, Socket capture, ProxyController controller) {
+        Socket control = controller == null ? null : controller.proxySide;
         Socket[] sockets = {frontend, backend, capture, control};
         int claimed = 0;
         try {
@@ -53,6 +55,11 @@ public final class Proxy {
                 if (errno != Errno.EINTR) {
                     throw Socket.error(errno, "Running a proxy");
                 }
+                // A signal interrupted libzmq's wait. Made again, the proxy starts afresh: forwarding, its counters at
+                // zero. A pause in force must stay in force.
+                if (controller != null && controller.paused && !waitOutThePause(control)) {
+                    return;
+                }
             }
         } finally {
             for (int i = 0; i < claimed; i++) {
@@ -60,6 +67,38 @@ public final class Proxy {
                     sockets[i].core.end();
                 }
             }
+        }
+    }
+
+    /**
+     * A steerable proxy paused when a signal ended libzmq's proxy: answers the controller's commands as libzmq's paused
+     * proxy would, forwarding nothing, until RESUME (returns true: run the proxy again) or TERMINATE or the context's
+     * close (false). The proxy's claim on the control socket stays held.
+     */
+    private static boolean waitOutThePause(Socket control) {
+        try {
+            while (true) {
+                byte[] command = control.recvBytesHeld(0);
+                switch (command == null ? "" : new String(command, StandardCharsets.US_ASCII)) {
+                    case "RESUME" -> {
+                        return true;
+                    }
+                    case "TERMINATE" -> {
+                        return false;
+                    }
+                    case "STATISTICS" -> { // nothing forwarded since libzmq's proxy ended: eight counters at zero
+                        byte[] zero = new byte[Long.BYTES];
+                        for (int i = 0; i < 8; i++) {
+                            control.sendHeld(zero, i < 7 ? SendFlags.SEND_MORE : SendFlags.NONE);
+                        }
+                    }
+                    default -> {
+                        // PAUSE: already paused
+                    }
+                }
+            }
+        } catch (ContextTerminatedException e) {
+            return false;
         }
     }
 

@@ -13,6 +13,11 @@ public final class ProxyController implements AutoCloseable {
     private static final AtomicInteger NEXT = new AtomicInteger();
     final Socket proxySide;
     private final Socket commander;
+    /**
+     * Whether the last state command sent was PAUSE: a proxy that a signal interrupted (libzmq's proxy then returns
+     * and is run again) stays paused by it (see {@link Proxy}).
+     */
+    volatile boolean paused;
 
     /** Creates the control pair in context. */
     public ProxyController(Context context) {
@@ -25,11 +30,13 @@ public final class ProxyController implements AutoCloseable {
 
     /** Stops forwarding (messages queue up) until {@link #resume()}. */
     public void pause() {
+        paused = true;
         commander.send("PAUSE");
     }
 
     /** Forwards again. */
     public void resume() {
+        paused = false;
         commander.send("RESUME");
     }
 
@@ -38,7 +45,10 @@ public final class ProxyController implements AutoCloseable {
         commander.send("TERMINATE");
     }
 
-    /** The proxy's counters (waits for its reply). */
+    /**
+     * The proxy's counters (waits for its reply): since it started, or since a signal last interrupted it (libzmq's
+     * proxy then returns, the binding runs it again, and libzmq keeps no counts across).
+     */
     public ProxyStatistics statistics() {
         commander.send("STATISTICS");
         MultipartMessage reply = commander.recvMultipart();

@@ -349,16 +349,27 @@ public final class Socket implements AutoCloseable {
         SocketCore c = core;
         c.begin();
         try {
-            MemorySegment msg = c.message();
-            if (transfer(MSG_RECV, c, msg, 0, flags.value) < 0) {
-                return null;
-            }
-            byte[] frame = Message.bytesOf(msg);
-            c.copiedOut(frame.length);
-            return frame;
+            return recvBytesHeld(flags.value);
         } finally {
             c.endReceive();
         }
+    }
+
+    /** {@link #recvBytes(RecvFlags)} with the claim held (by this call, or by a proxy running on this thread). */
+    byte[] recvBytesHeld(int flags) {
+        SocketCore c = core;
+        MemorySegment msg = c.message();
+        if (transfer(MSG_RECV, c, msg, 0, flags) < 0) {
+            return null;
+        }
+        byte[] frame = Message.bytesOf(msg);
+        c.copiedOut(frame.length);
+        return frame;
+    }
+
+    /** Sends data as one frame with the claim held (by a proxy running on this thread). @return false on EAGAIN */
+    boolean sendHeld(byte[] data, SendFlags flags) {
+        return sendArray(core, data, 0, data.length, flags.value);
     }
 
     /** Receives one frame as UTF-8 text, waiting for it. @return the text, or null when RCVTIMEO expired */

@@ -4,21 +4,24 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 import net.zmq.support.Zmq;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,19 +51,11 @@ class InterruptedWaitTests {
              Socket push = Zmq.socket(context, SocketType.PUSH)) {
             pull.setOption(SocketOption.RCVTIMEO, Duration.ofMillis(timeoutMs));
             Zmq.connect(pull, push, "inproc");
-            CompletableFuture<long[]> thread = new CompletableFuture<>();
-            CompletableFuture<byte[]> received = CompletableFuture.supplyAsync(() -> {
-                try {
-                    thread.complete(new long[] {(long) PTHREAD_SELF.invokeExact(), (int) GETTID.invokeExact()});
-                } catch (Throwable t) {
-                    thread.completeExceptionally(t);
-                }
-                return pull.recvBytes();
-            }, r -> Thread.ofPlatform().start(r));
-            long[] ids = thread.get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            Caller<byte[]> receiver = callOnAThread(pull::recvBytes);
+            CompletableFuture<byte[]> received = receiver.call();
             for (int i = 0; i < 5; i++) {
-                awaitSleeping(ids[1], received); // in libzmq's poll: the receive has begun and found nothing
-                assertEquals(0, (int) PTHREAD_KILL.invokeExact(ids[0], SIGPIPE));
+                awaitSleeping(receiver.tid(), received); // in libzmq's poll: the receive has begun and found nothing
+                receiver.signal();
             }
             push.send("after the signals");
             assertArrayEquals("after the signals".getBytes(StandardCharsets.UTF_8),
@@ -87,13 +82,7 @@ class InterruptedWaitTests {
             socket.bind("inproc://interrupted-timeout-" + kind); // no peer: nothing arrives, a send has nowhere to go
             socket.setOption(kind.equals("send") ? SocketOption.SNDTIMEO : SocketOption.RCVTIMEO, Duration.ofMillis(timeoutMs));
             poller.add(socket, kind.equals("send") ? Poller.WRITABLE : Poller.READABLE);
-            CompletableFuture<long[]> thread = new CompletableFuture<>();
-            CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> {
-                try {
-                    thread.complete(new long[] {(long) PTHREAD_SELF.invokeExact(), (int) GETTID.invokeExact()});
-                } catch (Throwable t) {
-                    thread.completeExceptionally(t);
-                }
+            Caller<String> caller = callOnAThread(() -> {
                 long start = System.nanoTime();
                 Object result = switch (kind) {
                     case "recv", "recv on a CLIENT" -> socket.recvBytes();
@@ -101,13 +90,13 @@ class InterruptedWaitTests {
                     default -> poller.poll(Duration.ofMillis(timeoutMs));
                 };
                 return result + " after " + (System.nanoTime() - start) / 1_000_000 + " ms";
-            }, r -> Thread.ofPlatform().start(r));
-            long[] ids = thread.get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            });
+            CompletableFuture<String> call = caller.call();
             long stop = System.nanoTime() + Zmq.WAIT.toNanos();
             int signals = 0;
             while (!call.isDone() && System.nanoTime() < stop) {
-                if (sleeping(ids[1])) { // in libzmq's poll
-                    assertEquals(0, (int) PTHREAD_KILL.invokeExact(ids[0], SIGPIPE));
+                if (sleeping(caller.tid())) { // in libzmq's poll
+                    caller.signal();
                     signals++;
                 }
                 LockSupport.parkNanos(5_000_000); // paces the signals: one every few milliseconds while the call waits
@@ -126,27 +115,89 @@ class InterruptedWaitTests {
         }
     }
 
-    /** Waits until the thread with this Linux thread id sleeps (state S in /proc), failing if its receive ends. */
-    private static void awaitSleeping(long tid, CompletableFuture<byte[]> receive) throws Exception {
+    /**
+     * A steerable proxy that a signal interrupts while paused (libzmq's proxy then returns EINTR, and the binding runs
+     * it again, afresh) stays paused: nothing is forwarded until RESUME, and its commands are answered meanwhile.
+     */
+    @Test
+    void aPausedSteerableProxyStaysPausedWhenSignalsInterruptIt() throws Throwable {
+        try (Context context = new Context(); Socket frontend = context.socket(SocketType.PULL);
+             Socket backend = context.socket(SocketType.PUSH); Socket producer = context.socket(SocketType.PUSH);
+             Socket consumer = context.socket(SocketType.PULL); ProxyController controller = new ProxyController(context)) {
+            frontend.bind("inproc://interrupted-proxy-front");
+            backend.bind("inproc://interrupted-proxy-back");
+            producer.connect("inproc://interrupted-proxy-front");
+            consumer.connect("inproc://interrupted-proxy-back");
+            Caller<Void> proxyThread = callOnAThread(() -> {
+                Proxy.runSteerable(frontend, backend, null, controller);
+                return null;
+            });
+            CompletableFuture<Void> proxy = proxyThread.call();
+            producer.send("first");
+            assertEquals("first", consumer.recvString());
+            controller.pause();
+            controller.statistics(); // answered in order: the pause is in force
+            for (int i = 0; i < 5; i++) {
+                awaitSleeping(proxyThread.tid(), proxy); // waiting in libzmq: the proxy's wait, or (after a signal) its pause's
+                proxyThread.signal();
+            }
+            producer.send("held");
+            consumer.setOption(SocketOption.RCVTIMEO, Zmq.SHORT);
+            assertNull(consumer.recvString(), "forwarded while paused");
+            assertEquals(0, controller.statistics().backendMessagesOut()); // counted since the proxy ran again
+            controller.resume();
+            consumer.setOption(SocketOption.RCVTIMEO, Zmq.WAIT);
+            assertEquals("held", consumer.recvString());
+            controller.terminate();
+            proxy.get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** A call running on its own platform thread, with that thread's pthread_t and Linux thread id. */
+    private record Caller<T>(CompletableFuture<T> call, long pthread, long tid) {
+        /** Sends SIGPIPE to the calling thread. */
+        void signal() throws Throwable {
+            assertEquals(0, (int) PTHREAD_KILL.invokeExact(pthread, SIGPIPE));
+        }
+    }
+
+    /** Starts call on a new platform thread; returns once that thread has given its ids. */
+    private static <T> Caller<T> callOnAThread(Supplier<T> call) throws Exception {
+        CompletableFuture<long[]> thread = new CompletableFuture<>();
+        CompletableFuture<T> result = CompletableFuture.supplyAsync(() -> {
+            try {
+                thread.complete(new long[] {(long) PTHREAD_SELF.invokeExact(), (int) GETTID.invokeExact()});
+            } catch (Throwable t) {
+                thread.completeExceptionally(t);
+            }
+            return call.get();
+        }, r -> Thread.ofPlatform().start(r));
+        long[] ids = thread.get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        return new Caller<>(result, ids[0], ids[1]);
+    }
+
+    /** Waits until the thread with this Linux thread id sleeps (state S in /proc), failing if its call ends. */
+    private static void awaitSleeping(long tid, CompletableFuture<?> call) throws Exception {
         long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
         while (!sleeping(tid)) {
-            if (receive.isDone()) {
-                throw new AssertionError("the receive ended before any message was sent: "
-                        + (receive.isCompletedExceptionally() ? receive.exceptionNow() : Arrays.toString(receive.get())));
+            if (call.isDone()) {
+                throw new AssertionError("the call ended before it was answered: "
+                        + (call.isCompletedExceptionally() ? call.exceptionNow()
+                                : call.get() instanceof byte[] frame ? Arrays.toString(frame) : String.valueOf(call.get())));
             }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("the receiving thread never slept");
+                throw new AssertionError("the calling thread never slept");
             }
             Thread.onSpinWait();
         }
     }
 
     /** Whether the thread with this Linux thread id sleeps (state S in /proc; false once it has ended). */
-    private static boolean sleeping(long tid) throws java.io.IOException {
+    private static boolean sleeping(long tid) {
         String text;
         try {
             text = Files.readString(Path.of("/proc/self/task/" + tid + "/stat"));
-        } catch (NoSuchFileException ended) {
+        } catch (IOException ended) { // no such file, or ESRCH as the thread ended while its file was read
             return false;
         }
         // The state follows the command name, which is in parentheses and may hold spaces.
