@@ -586,14 +586,18 @@ public final class Socket implements AutoCloseable {
      * a reactor that stopped. Made again, libzmq's call would wait its whole timeout anew, so that under signals that
      * keep coming (a wall-clock profiler) it would never time out. Instead this waits in zmq_poll on the socket for what
      * is left of the timeout, then tries without waiting, until the call succeeds or the deadline passes (-1: EAGAIN).
+     * A socket that reads ready but refuses the try (a send to one full peer while others have room) is tried again
+     * after a pause that doubles up to {@link #MAX_BACK_OFF_NANOS}.
      */
     private static int waitOutTheTimeout(int kind, SocketCore c, MemorySegment data, long size, int flags, int event, long deadline) {
+        long backOff = 0; // a SERVER's, PEER's or mandatory ROUTER's send can be refused while the socket reads writable
         while (true) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 return -1;
             }
-            if (Poller.pollOne(c, event, (left + 999_999) / 1_000_000) < 0 && LibZmq.errno(c.callState()) != Errno.EINTR) {
+            int ready = Poller.pollOne(c, event, (left + 999_999) / 1_000_000);
+            if (ready < 0 && LibZmq.errno(c.callState()) != Errno.EINTR) {
                 throw error(LibZmq.errno(c.callState()), WHAT[kind]);
             }
             int rc = call(kind, LibZmq.CALL_CAPTURING, c, data, size, flags | ZMQ_DONTWAIT);
@@ -604,8 +608,15 @@ public final class Socket implements AutoCloseable {
             if (errno != Errno.EAGAIN && errno != Errno.EINTR) {
                 throw error(errno, WHAT[kind]);
             }
+            if (ready > 0 && errno == Errno.EAGAIN) { // ready, yet refused: wait a little longer each time, not spin
+                backOff = Math.min(Math.max(2 * backOff, 100_000L), MAX_BACK_OFF_NANOS);
+                LockSupport.parkNanos(Math.min(backOff, deadline - System.nanoTime()));
+            }
         }
     }
+
+    /** The longest pause between tries of a call that its socket reports ready for but still refuses (5 ms). */
+    private static final long MAX_BACK_OFF_NANOS = 5_000_000L;
 
     // ---- waiting on a virtual thread
 

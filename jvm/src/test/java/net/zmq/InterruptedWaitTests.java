@@ -4,11 +4,13 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.lang.foreign.FunctionDescriptor;
+import java.lang.management.ManagementFactory;
 import java.lang.foreign.Linker;
 import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
@@ -112,6 +114,45 @@ class InterruptedWaitTests {
             assertTrue(tookMs >= timeoutMs - 10 && tookMs < 3 * timeoutMs, "the " + kind + " returned " + outcome
                     + " with a " + timeoutMs + " ms timeout and " + signals + " signals");
             assertTrue(signals >= 3, "only " + signals + " signals landed during the " + kind);
+        }
+    }
+
+    /**
+     * After a signal, a send that its socket reports writable but refuses (a mandatory ROUTER's to one full peer while
+     * another has room) waits out its timeout with pauses between tries instead of spinning on a core.
+     */
+    @Test
+    void aSendRefusedWhileItsSocketReadsWritableWaitsOutItsTimeoutWithoutSpinning() throws Throwable {
+        try (Context context = new Context(); Socket router = context.socket(SocketType.ROUTER);
+             Socket full = context.socket(SocketType.DEALER); Socket roomy = context.socket(SocketType.DEALER)) {
+            router.setOption(SocketOption.ROUTER_MANDATORY, true);
+            router.setOption(SocketOption.SNDHWM, 1);
+            router.bind("inproc://refused-while-writable");
+            byte[] fullId = "full".getBytes(StandardCharsets.UTF_8);
+            for (Socket dealer : new Socket[] {full, roomy}) {
+                dealer.setOption(SocketOption.RCVHWM, 1);
+                dealer.setOption(SocketOption.ROUTING_ID, dealer == full ? fullId : "roomy".getBytes(StandardCharsets.UTF_8));
+                dealer.connect("inproc://refused-while-writable");
+                dealer.send("hello"); // the router knows the peer once it has received from it
+                assertNotNull(router.recvBytes());
+                assertNotNull(router.recvBytes());
+            }
+            for (int queued = 0; router.send(fullId, SendFlags.DONT_WAIT_SEND_MORE); queued++) { // until its pipe is full
+                router.send("x");
+                assertTrue(queued < 10_000, "the peer's pipe never filled");
+            }
+            router.setOption(SocketOption.SNDTIMEO, Duration.ofMillis(500));
+            Caller<String> sender = callOnAThread(() -> {
+                long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+                boolean sent = router.send(fullId, SendFlags.SEND_MORE);
+                return sent + " using " + (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu) / 1_000_000 + " ms of CPU";
+            });
+            awaitSleeping(sender.tid(), sender.call()); // in libzmq's blocking send
+            sender.signal(); // from here on the binding waits out the timeout, the router reading writable throughout
+            String outcome = sender.call().get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            assertTrue(outcome.startsWith("false using "), outcome);
+            long cpuMs = Long.parseLong(outcome.replaceAll(".* using (\\d+) ms of CPU", "$1"));
+            assertTrue(cpuMs < 250, "the refused send used " + cpuMs + " ms of CPU in its 500 ms timeout");
         }
     }
 
