@@ -43,6 +43,8 @@ public final class Poller implements AutoCloseable {
     private static final long ITEM_SIZE = WINDOWS ? 24 : 16;
     private static final long EVENTS_OFFSET = WINDOWS ? 16 : 12;
 
+    /** A timeout at least this long (about 146 years) waits forever: in nanoseconds it would overflow a deadline. */
+    private static final long FOREVER_MS = Long.MAX_VALUE / 2_000_000;
     private static final Object CLOSED = new Object();
     private static final VarHandle USER;
 
@@ -148,8 +150,9 @@ public final class Poller implements AutoCloseable {
     public int poll(Duration timeout) {
         enter();
         try {
-            int ready = pollClaimed(timeout);
             int count = sockets.size();
+            Arrays.fill(revents, 0, count, (short) 0); // a poll that throws leaves no earlier answer behind
+            int ready = pollClaimed(timeout);
             MemorySegment items = memory.items;
             for (int i = 0; i < count; i++) {
                 revents[i] = items.get(JAVA_SHORT, i * ITEM_SIZE + EVENTS_OFFSET + 2);
@@ -161,7 +164,7 @@ public final class Poller implements AutoCloseable {
     }
 
     private int pollClaimed(Duration timeout) {
-        long timeoutMs = timeout == null || timeout.isNegative() ? -1 : timeout.toMillis();
+        long timeoutMs = timeout == null || timeout.isNegative() || timeout.toMillis() > FOREVER_MS ? -1 : timeout.toMillis();
         int count = sockets.size();
         int claimed = 0;
         try {
@@ -299,6 +302,10 @@ public final class Poller implements AutoCloseable {
             }
             throw new IllegalStateException("this poller is in use by another thread: use a poller from one thread at a "
                     + "time (each thread its own poller)");
+        }
+        if (closeRequested) { // asked for as a call ended, before that call's close could take the claim
+            exit(); // carries it out
+            throw new IllegalStateException("the poller is closed");
         }
     }
 

@@ -8,8 +8,10 @@ import net.zmq.internal.LibZmq;
 /**
  * Forwards messages between a frontend and a backend socket (zmq_proxy), optionally copying them to a capture socket,
  * on the calling thread until the context is closed or a {@link ProxyController} terminates it. The proxy holds the
- * sockets' claims while it runs: other threads must not call them. It is one libzmq call for the proxy's whole life:
- * run it on a platform thread (a virtual thread would pin its carrier all that time).
+ * sockets' claims while it runs: other threads must not call them. It runs inside libzmq for the proxy's whole life:
+ * run it on a platform thread (a virtual thread would pin its carrier all that time). A signal that lands while
+ * libzmq's proxy waits makes it return (EINTR); it is run again, a steerable one that was paused staying paused. A
+ * signal that lands while it waits to send at the high-water mark loses the frame it held (libzmq 4.3's proxy).
  */
 public final class Proxy {
     private Proxy() {
@@ -57,7 +59,7 @@ public final class Proxy {
                 }
                 // A signal interrupted libzmq's wait. Made again, the proxy starts afresh: forwarding, its counters at
                 // zero. A pause in force must stay in force.
-                if (controller != null && controller.paused && !waitOutThePause(control)) {
+                if (controller != null && controller.paused && !waitOutThePause(control, capture)) {
                     return;
                 }
             }
@@ -75,10 +77,13 @@ public final class Proxy {
      * proxy would, forwarding nothing, until RESUME (returns true: run the proxy again) or TERMINATE or the context's
      * close (false). The proxy's claim on the control socket stays held.
      */
-    private static boolean waitOutThePause(Socket control) {
+    private static boolean waitOutThePause(Socket control, Socket capture) {
         try {
             while (true) {
                 byte[] command = control.recvBytesHeld(0);
+                if (command != null && capture != null) {
+                    capture.sendHeld(command, SendFlags.NONE); // as libzmq's proxy copies its commands there
+                }
                 switch (command == null ? "" : new String(command, StandardCharsets.US_ASCII)) {
                     case "RESUME" -> {
                         return true;

@@ -42,6 +42,7 @@ public final class ProxyController implements AutoCloseable {
 
     /** Makes the proxy return. */
     public void terminate() {
+        paused = false; // a proxy run again with this controller starts forwarding
         commander.send("TERMINATE");
     }
 
