@@ -543,6 +543,8 @@ public final class Socket implements AutoCloseable {
         // The whole call's, across tries (0: none); taken only for a call that waits with a timeout.
         long deadline = !dontWait && timeoutMs > 0 ? System.nanoTime() + timeoutMs * 1_000_000L : 0;
         if (!dontWait && Thread.currentThread().isVirtual() && Reactor.available()) {
+            int readyAtOnce = 0; // tries in a row refused although the socket read ready (see pauseAfterRefusal)
+            long pause = 0;
             do {
                 // Capturing at once: here a try fails before each park, and a second non-blocking try to learn why
                 // would cost libzmq another poll of its mailbox.
@@ -550,8 +552,18 @@ public final class Socket implements AutoCloseable {
                 if (rc >= 0) {
                     return rc;
                 }
-                if (!failedAgain(c, LibZmq.errno(c.callState()), WHAT[kind], event, timeoutMs, deadline)) {
+                int waited = failedAgain(c, LibZmq.errno(c.callState()), WHAT[kind], event, timeoutMs, deadline);
+                if (waited == WAIT_TIMED_OUT) {
                     return -1;
+                }
+                if (waited != READY_AT_ONCE) {
+                    readyAtOnce = 0;
+                    pause = 0;
+                } else if (readyAtOnce++ > 0) { // the first can be room that came just after the try
+                    if (deadline != 0 && System.nanoTime() - deadline >= 0) {
+                        return -1;
+                    }
+                    pause = pauseAfterRefusal(pause, deadline);
                 }
             } while (Reactor.available());
             if (deadline != 0) { // the reactor stopped: wait in libzmq for what is left of the timeout
@@ -586,8 +598,7 @@ public final class Socket implements AutoCloseable {
      * a reactor that stopped. Made again, libzmq's call would wait its whole timeout anew, so that under signals that
      * keep coming (a wall-clock profiler) it would never time out. Instead this waits in zmq_poll on the socket for what
      * is left of the timeout, then tries without waiting, until the call succeeds or the deadline passes (-1: EAGAIN).
-     * A socket that reads ready but refuses the try (a send to one full peer while others have room) is tried again
-     * after a pause that doubles up to {@link #MAX_BACK_OFF_NANOS}.
+     * A socket that reads ready but refuses the try is tried again after a pause ({@link #pauseAfterRefusal}).
      */
     private static int waitOutTheTimeout(int kind, SocketCore c, MemorySegment data, long size, int flags, int event, long deadline) {
         long backOff = 0; // a SERVER's, PEER's or mandatory ROUTER's send can be refused while the socket reads writable
@@ -609,8 +620,7 @@ public final class Socket implements AutoCloseable {
                 throw error(errno, WHAT[kind]);
             }
             if (ready > 0 && errno == Errno.EAGAIN) { // ready, yet refused: wait a little longer each time, not spin
-                backOff = Math.min(Math.max(2 * backOff, 100_000L), MAX_BACK_OFF_NANOS);
-                LockSupport.parkNanos(Math.min(backOff, deadline - System.nanoTime()));
+                backOff = pauseAfterRefusal(backOff, deadline);
             }
         }
     }
@@ -618,37 +628,59 @@ public final class Socket implements AutoCloseable {
     /** The longest pause between tries of a call that its socket reports ready for but still refuses (5 ms). */
     private static final long MAX_BACK_OFF_NANOS = 5_000_000L;
 
+    /**
+     * Pauses before another try of a call that its socket reads ready for but refused (a SERVER's, PEER's or mandatory
+     * ROUTER's send to one full peer while others have room), rather than spin; returns this pause, the previous one
+     * doubled (from 0.1 ms, at most {@link #MAX_BACK_OFF_NANOS}), for the next. Never past deadline (0: none).
+     */
+    private static long pauseAfterRefusal(long previous, long deadline) {
+        long pause = Math.min(Math.max(2 * previous, 100_000L), MAX_BACK_OFF_NANOS);
+        LockSupport.parkNanos(deadline == 0 ? pause : Math.min(pause, deadline - System.nanoTime()));
+        return pause;
+    }
+
     // ---- waiting on a virtual thread
+
+    /** {@link #failedAgain}: the call's timeout passed (it reports EAGAIN). */
+    private static final int WAIT_TIMED_OUT = -1;
+    /** {@link #failedAgain}: try again, after a park (or an interruption, or with the reactor stopped). */
+    private static final int TRY_AGAIN = 0;
+    /** {@link #failedAgain}: try again; the socket read ready at once, without a park. */
+    private static final int READY_AT_ONCE = 1;
 
     /**
      * After a non-blocking attempt made for a blocking call on a virtual thread failed with errno: throws unless it
      * is EAGAIN or EINTR; for EAGAIN parks until the socket can do what it waits for or the reactor stops (or, with a
-     * timeout, the call's deadline passes: then returns false so the call reports EAGAIN). Returns true to try again.
+     * timeout, the call's deadline passes: then {@link #WAIT_TIMED_OUT}, and the call reports EAGAIN). Otherwise
+     * returns {@link #TRY_AGAIN}, or {@link #READY_AT_ONCE} when the socket read ready before any park.
      */
-    private boolean failedAgain(SocketCore c, int errno, String what, int event, int timeoutMs, long deadline) {
+    private int failedAgain(SocketCore c, int errno, String what, int event, int timeoutMs, long deadline) {
         if (errno == Errno.EINTR) {
-            return true;
+            return TRY_AGAIN;
         }
         if (errno != Errno.EAGAIN) {
             throw error(errno, what);
         }
         if (timeoutMs == 0) {
-            return false;
+            return WAIT_TIMED_OUT;
         }
         watchNotifications(c);
         boolean interrupted = false;
         Thread self = Thread.currentThread();
         c.addWaiter(self);
         try {
-            while (true) {
+            for (boolean parked = false; ; parked = true) {
                 if (c.closeRequested()) {
                     throw c.closedDuringWait(what);
                 }
-                if ((eventsWhile(c, what) & event) != 0 || !Reactor.available()) {
-                    return true;
+                if ((eventsWhile(c, what) & event) != 0) {
+                    return parked ? TRY_AGAIN : READY_AT_ONCE;
+                }
+                if (!Reactor.available()) {
+                    return TRY_AGAIN;
                 }
                 if (!parkUntil(this, timeoutMs > 0, deadline)) {
-                    return false;
+                    return WAIT_TIMED_OUT;
                 }
                 // A blocking libzmq call is not interruptible; nor is this wait. Keep the status for the caller.
                 interrupted |= Thread.interrupted();
