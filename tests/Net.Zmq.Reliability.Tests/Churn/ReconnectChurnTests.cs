@@ -23,6 +23,12 @@ public class ReconnectChurnTests(ITestOutputHelper output)
     /// <summary>Fewer extra descriptors than this after the churn means libzmq no longer keeps them (the lowest run kept 190).</summary>
     private const int MinimumGrowth = 50;
 
+    /// <summary>
+    /// Descriptors the checks allow beyond the count before: the ROUTER's side of the last connections can still be
+    /// closing when the DEALER's are back (a fresh-clone run saw four sockets more after 10 s).
+    /// </summary>
+    private const int Slack = 8;
+
     [Fact]
     public void Connect_disconnect_churn_holds_descriptors_until_the_socket_is_disposed()
     {
@@ -43,7 +49,7 @@ public class ReconnectChurnTests(ITestOutputHelper output)
         dealer.Dispose();
         int afterDispose = 0;
         bool returned = ProcessStats.WaitUntil(
-            () => (afterDispose = ProcessStats.OpenFileDescriptors()) <= before + 2,
+            () => (afterDispose = ProcessStats.OpenFileDescriptors()) <= before + Slack,
             TimeSpan.FromSeconds(10));
 
         output.WriteLine($"libzmq {Context.Version}: {ChurnCycles:N0} Connect/Disconnect cycles on one DEALER in {churn.TotalSeconds:F1} s: " +
@@ -114,7 +120,7 @@ public class ReconnectChurnTests(ITestOutputHelper output)
         int afterChurn = ProcessStats.OpenFileDescriptors();
         int settled = 0;
         bool returned = ProcessStats.WaitUntil(
-            () => (settled = ProcessStats.OpenFileDescriptors()) <= before + 2,
+            () => (settled = ProcessStats.OpenFileDescriptors()) <= before + Slack,
             TimeSpan.FromSeconds(10));
 
         output.WriteLine($"libzmq {Context.Version}: {Cycles:N0} DEALERs each created, connected and disposed in {churn.TotalSeconds:F1} s: " +
