@@ -200,7 +200,7 @@ public final class Poller implements AutoCloseable {
     }
 
     /** What is left until deadline in milliseconds, rounded up (timeoutMs itself when there is no deadline, 0). */
-    private static long left(long deadline, long timeoutMs) {
+    static long left(long deadline, long timeoutMs) {
         return deadline == 0 ? timeoutMs : Math.max(0, (deadline - System.nanoTime() + 999_999) / 1_000_000L);
     }
 

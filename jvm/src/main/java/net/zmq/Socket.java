@@ -601,13 +601,12 @@ public final class Socket implements AutoCloseable {
      * A socket that reads ready but refuses the try is tried again after a pause ({@link #pauseAfterRefusal}).
      */
     private static int waitOutTheTimeout(int kind, SocketCore c, MemorySegment data, long size, int flags, int event, long deadline) {
-        long backOff = 0; // a SERVER's, PEER's or mandatory ROUTER's send can be refused while the socket reads writable
+        long pause = 0; // a SERVER's, PEER's or mandatory ROUTER's send can be refused while the socket reads writable
         while (true) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
+            if (deadline - System.nanoTime() <= 0) {
                 return -1;
             }
-            int ready = Poller.pollOne(c, event, (left + 999_999) / 1_000_000);
+            int ready = Poller.pollOne(c, event, Poller.left(deadline, 0));
             if (ready < 0 && LibZmq.errno(c.callState()) != Errno.EINTR) {
                 throw error(LibZmq.errno(c.callState()), WHAT[kind]);
             }
@@ -620,21 +619,21 @@ public final class Socket implements AutoCloseable {
                 throw error(errno, WHAT[kind]);
             }
             if (ready > 0 && errno == Errno.EAGAIN) { // ready, yet refused: wait a little longer each time, not spin
-                backOff = pauseAfterRefusal(backOff, deadline);
+                pause = pauseAfterRefusal(pause, deadline);
             }
         }
     }
 
     /** The longest pause between tries of a call that its socket reports ready for but still refuses (5 ms). */
-    private static final long MAX_BACK_OFF_NANOS = 5_000_000L;
+    private static final long MAX_PAUSE_NANOS = 5_000_000L;
 
     /**
      * Pauses before another try of a call that its socket reads ready for but refused (a SERVER's, PEER's or mandatory
      * ROUTER's send to one full peer while others have room), rather than spin; returns this pause, the previous one
-     * doubled (from 0.1 ms, at most {@link #MAX_BACK_OFF_NANOS}), for the next. Never past deadline (0: none).
+     * doubled (from 0.1 ms, at most {@link #MAX_PAUSE_NANOS}), for the next. Never past deadline (0: none).
      */
     private static long pauseAfterRefusal(long previous, long deadline) {
-        long pause = Math.min(Math.max(2 * previous, 100_000L), MAX_BACK_OFF_NANOS);
+        long pause = Math.min(Math.max(2 * previous, 100_000L), MAX_PAUSE_NANOS);
         LockSupport.parkNanos(deadline == 0 ? pause : Math.min(pause, deadline - System.nanoTime()));
         return pause;
     }
