@@ -43,8 +43,6 @@ public final class Poller implements AutoCloseable {
     private static final long ITEM_SIZE = WINDOWS ? 24 : 16;
     private static final long EVENTS_OFFSET = WINDOWS ? 16 : 12;
 
-    /** A timeout at least this long (about 146 years) waits forever: in nanoseconds it would overflow a deadline. */
-    private static final long FOREVER_MS = Long.MAX_VALUE / 2_000_000;
     private static final Object CLOSED = new Object();
     private static final VarHandle USER;
 
@@ -140,7 +138,8 @@ public final class Poller implements AutoCloseable {
     }
 
     /**
-     * Waits until at least one socket is ready or the timeout passes (null: forever; zero: just look).
+     * Waits until at least one socket is ready or the timeout passes (null, negative or longer than about 146 years:
+     * forever; zero: just look; counted in whole milliseconds, rounded down).
      *
      * @return how many sockets are ready (0 when the timeout passed)
      * @throws ContextTerminatedException a socket's context was closed
@@ -164,7 +163,7 @@ public final class Poller implements AutoCloseable {
     }
 
     private int pollClaimed(Duration timeout) {
-        long timeoutMs = timeout == null || timeout.isNegative() || timeout.toMillis() > FOREVER_MS ? -1 : timeout.toMillis();
+        long timeoutMs = Timeouts.isForever(timeout) ? -1 : timeout.toMillis();
         int count = sockets.size();
         int claimed = 0;
         try {

@@ -766,6 +766,9 @@ public final class Socket implements AutoCloseable {
 
     // ---- options
 
+    /** The shortest duration too long for an option: libzmq's are int milliseconds (a fraction is dropped). */
+    private static final Duration TOO_LONG_FOR_AN_OPTION = Duration.ofMillis(Integer.MAX_VALUE + 1L);
+
     /**
      * Sets an option.
      *
@@ -797,10 +800,12 @@ public final class Socket implements AutoCloseable {
                 }
                 case DURATION -> {
                     Duration d = (Duration) value;
-                    long ms = d == null || d.isNegative() ? -1 : d.toMillis();
-                    if (ms > Integer.MAX_VALUE) {
-                        throw new IllegalArgumentException(option.name + " must be at most " + Integer.MAX_VALUE + " ms (got " + d + ")");
+                    // Compared as Durations: toMillis() throws for one as long as ChronoUnit.FOREVER's.
+                    if (d != null && d.compareTo(TOO_LONG_FOR_AN_OPTION) >= 0) {
+                        throw new IllegalArgumentException(option.name + " must be at most " + Integer.MAX_VALUE
+                                + " ms (got " + d + "; null or a negative duration gives libzmq's -1)");
                     }
+                    long ms = d == null || d.isNegative() ? -1 : d.toMillis();
                     buffer.set(JAVA_INT, 0, (int) ms);
                     size = 4;
                     if (option == SocketOption.RCVTIMEO) {

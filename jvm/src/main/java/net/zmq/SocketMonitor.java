@@ -43,13 +43,44 @@ public final class SocketMonitor implements AutoCloseable {
     }
 
     /**
-     * The next event, waiting at most timeout (null: forever).
+     * The next event, waiting at most timeout (null, negative or longer than about 146 years: forever).
      *
      * @return the event, or null when none came in time
      */
     public SocketMonitorEvent receive(Duration timeout) {
-        events.setOption(SocketOption.RCVTIMEO, timeout);
-        byte[] header = events.recvBytes();
+        boolean forever = Timeouts.isForever(timeout);
+        return next(forever, forever ? 0 : System.nanoTime() + timeout.toNanos());
+    }
+
+    /**
+     * Waits at most timeout (as {@link #receive}) for the given event, skipping others.
+     *
+     * @return it, or null when it did not come
+     */
+    public SocketMonitorEvent await(SocketEvent wanted, Duration timeout) {
+        boolean forever = Timeouts.isForever(timeout);
+        long deadline = forever ? 0 : System.nanoTime() + timeout.toNanos();
+        while (true) {
+            SocketMonitorEvent event = next(forever, deadline);
+            if (event == null || event.event() == wanted) {
+                return event;
+            }
+        }
+    }
+
+    /**
+     * The next event, waiting until deadline (System.nanoTime()) unless forever; a wait longer than RCVTIMEO can say
+     * (int milliseconds, about 24 days) is made of several.
+     */
+    private SocketMonitorEvent next(boolean forever, long deadline) {
+        byte[] header;
+        boolean lastWait;
+        do {
+            long leftMs = forever ? -1 : Math.max(0, (deadline - System.nanoTime() + 999_999) / 1_000_000);
+            lastWait = !forever && leftMs <= Integer.MAX_VALUE;
+            events.setOption(SocketOption.RCVTIMEO, forever ? null : Duration.ofMillis(Math.min(leftMs, Integer.MAX_VALUE)));
+            header = events.recvBytes();
+        } while (header == null && !lastWait);
         if (header == null) {
             return null;
         }
@@ -58,21 +89,6 @@ public final class SocketMonitor implements AutoCloseable {
         int id = b.getShort(0) & 0xFFFF;
         int value = b.getInt(2);
         return new SocketMonitorEvent(SocketEvent.of(id), value, endpoint == null ? "" : endpoint);
-    }
-
-    /** Waits at most timeout for the given event, skipping others. @return it, or null when it did not come */
-    public SocketMonitorEvent await(SocketEvent wanted, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return null;
-            }
-            SocketMonitorEvent event = receive(Duration.ofNanos(left).plusMillis(1));
-            if (event != null && event.event() == wanted) {
-                return event;
-            }
-        }
     }
 
     /**

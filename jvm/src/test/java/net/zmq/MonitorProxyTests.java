@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import net.zmq.support.Zmq;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** SocketMonitor, Poller, Proxy and the steerable proxy. */
 class MonitorProxyTests {
@@ -34,6 +37,26 @@ class MonitorProxyTests {
                 assertNotNull(monitor.await(SocketEvent.HANDSHAKE_SUCCEEDED, Zmq.WAIT));
                 client.close();
                 assertNotNull(monitor.await(SocketEvent.DISCONNECTED, Zmq.WAIT));
+            }
+        }
+    }
+
+    /**
+     * A monitor's wait longer than RCVTIMEO can say (int milliseconds, about 24 days), or too long for a nanosecond
+     * deadline, waits for its event as a shorter one does.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"P30D", "PT2562047788015215H30M7.999999999S"}) // the second: ChronoUnit.FOREVER's duration
+    void aMonitorWaitsForItsEventHoweverLongItsTimeout(String timeout) {
+        Duration wait = Duration.parse(timeout);
+        try (Socket server = Zmq.socket(context, SocketType.ROUTER); SocketMonitor monitor = new SocketMonitor(server, SocketEvent.ALL)) {
+            server.bind("tcp://127.0.0.1:*");
+            SocketMonitorEvent listening = assertTimeoutPreemptively(Zmq.WAIT, () -> monitor.await(SocketEvent.LISTENING, wait));
+            assertEquals(server.lastEndpoint(), listening.endpoint());
+            try (Socket client = Zmq.socket(context, SocketType.DEALER)) {
+                client.connect(server.lastEndpoint());
+                SocketMonitorEvent next = assertTimeoutPreemptively(Zmq.WAIT, () -> monitor.receive(wait));
+                assertNotNull(next);
             }
         }
     }

@@ -8,8 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Options round-trip with their Java types; bad values fail clearly. */
 class OptionTests {
@@ -63,6 +66,24 @@ class OptionTests {
             assertTrue(e.getMessage().contains("CURVE_SERVERKEY"), e.getMessage());
             ZmqException bind = assertThrows(ZmqException.class, () -> s.bind("nonsense://x"));
             assertTrue(bind.getMessage().contains("nonsense://x"), bind.getMessage());
+        }
+    }
+
+    /** libzmq's durations are int milliseconds: a longer one is refused with its range, however long it is. */
+    @ParameterizedTest
+    @ValueSource(strings = {"P25D", "PT2562047788015215H30M7.999999999S"}) // the second: ChronoUnit.FOREVER's duration
+    void aDurationTooLongForLibzmqIsRefusedWithItsRange(String tooLong) {
+        try (Socket s = context.socket(SocketType.DEALER)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> s.setOption(SocketOption.RCVTIMEO, Duration.parse(tooLong)));
+            assertTrue(e.getMessage().contains("RCVTIMEO must be at most 2147483647 ms"), e.getMessage());
+            s.setOption(SocketOption.RCVTIMEO, Duration.ofMillis(Integer.MAX_VALUE)); // the longest there is
+            assertEquals(Duration.ofMillis(Integer.MAX_VALUE), s.getOption(SocketOption.RCVTIMEO));
+        }
+        context.setDefaultLinger(ChronoUnit.FOREVER.getDuration()); // lingering as long as libzmq can
+        try (Socket s = context.socket(SocketType.DEALER)) {
+            assertEquals(Duration.ofMillis(Integer.MAX_VALUE), s.getOption(SocketOption.LINGER));
+            s.setOption(SocketOption.LINGER, Duration.ZERO);
         }
     }
 

@@ -1,6 +1,7 @@
 package net.zmq;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -126,6 +127,20 @@ class VirtualThreadTests {
             assertEquals(Thread.State.TERMINATED, t.getState());
             assertTrue(timedOut[0], "the " + kind + " did not time out");
             assertTrue(tookMs[0] >= 90, "the " + kind + " returned after " + tookMs[0] + " ms, before its 100 ms timeout");
+        }
+    }
+
+    /** A poll timeout too long for a nanosecond deadline waits, parked, until its socket is ready, as null does. */
+    @ParameterizedTest
+    @ValueSource(strings = {"P365000D", "PT2562047788015215H30M7.999999999S"}) // 1000 years; ChronoUnit.FOREVER's duration
+    void aPollWithATimeoutTooLongForADeadlineWaitsForItsFrame(String timeout) throws Exception {
+        try (Context context = new Context(); Socket pull = context.socket(SocketType.PULL); Socket push = context.socket(SocketType.PUSH)) {
+            pull.bind("inproc://vt-long-timeout");
+            push.connect("inproc://vt-long-timeout");
+            CompletableFuture<Boolean> waited = waitOnAVirtualThread(() -> waitForFrame("poll", pull, Duration.parse(timeout)));
+            awaitParked(pull, 1, List.of(waited));
+            push.send("late");
+            assertFalse(waited.get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS), "the poll timed out");
         }
     }
 
