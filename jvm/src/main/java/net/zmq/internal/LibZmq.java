@@ -12,6 +12,8 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 
 /**
  * libzmq's functions as downcall handles, each created once (static final, so the JIT inlines the call).
@@ -598,9 +600,20 @@ public final class LibZmq {
     }
 
     // ---- polling, proxies
-    private static final FunctionDescriptor POLL_TYPE = FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG);
-    private static final MethodHandle POLL = handle("zmq_poll", POLL_TYPE);
-    private static final MethodHandle POLL_CAPTURING = handle("zmq_poll", POLL_TYPE, CAPTURE_ERRNO);
+
+    /** handle with its last parameter, a C long, taken as a Java long (narrowed where C's long is 32 bits). */
+    private static MethodHandle longTimeout(MethodHandle handle) {
+        MethodType type = handle.type();
+        return MethodHandles.explicitCastArguments(handle, type.changeParameterType(type.parameterCount() - 1, long.class));
+    }
+
+    /** C's long, zmq_poll's timeout: 64 bits on Linux, 32 on Windows. */
+    private static final MemoryLayout C_LONG = LINKER.canonicalLayouts().get("long");
+    /** The longest timeout one zmq_poll takes; {@link #poll} waits a longer one in parts. */
+    private static final long MAX_POLL_TIMEOUT_MS = C_LONG.byteSize() == 4 ? Integer.MAX_VALUE : Long.MAX_VALUE;
+    private static final FunctionDescriptor POLL_TYPE = FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, C_LONG);
+    private static final MethodHandle POLL = longTimeout(handle("zmq_poll", POLL_TYPE));
+    private static final MethodHandle POLL_CAPTURING = longTimeout(handle("zmq_poll", POLL_TYPE, CAPTURE_ERRNO));
     private static final MethodHandle PROXY = handle("zmq_proxy", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS), CAPTURE_ERRNO);
     private static final MethodHandle PROXY_STEERABLE = handle("zmq_proxy_steerable", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS), CAPTURE_ERRNO);
 
@@ -613,6 +626,17 @@ public final class LibZmq {
      * succeeds, the first was interrupted (EINTR), so its result is returned, or EINTR when nothing is ready.
      */
     public static int poll(MemorySegment callState, MemorySegment items, int count, long timeoutMs) {
+        // Each part returns 0 only once it has waited all of its time.
+        for (; timeoutMs > MAX_POLL_TIMEOUT_MS; timeoutMs -= MAX_POLL_TIMEOUT_MS) {
+            int rc = pollOnce(callState, items, count, MAX_POLL_TIMEOUT_MS);
+            if (rc != 0) {
+                return rc;
+            }
+        }
+        return pollOnce(callState, items, count, timeoutMs);
+    }
+
+    private static int pollOnce(MemorySegment callState, MemorySegment items, int count, long timeoutMs) {
         try {
             int rc = (int) POLL.invokeExact(items, count, timeoutMs);
             if (rc >= 0) {
