@@ -11,8 +11,9 @@ import java.util.regex.Pattern;
  * A ZAP handler (RFC 27) for one context: it decides libzmq's authentication requests on {@code inproc://zeromq.zap.01}
  * from a thread of its own. Policy: addresses on the deny list are refused; when the allow list is not empty, only its
  * addresses pass; PLAIN needs a known user name and password; CURVE needs an allowed client public key, unless
- * {@link #allowAnyCurveClient} was called; NULL passes the address checks only. Configure it from any thread; the
- * changes apply to later handshakes.
+ * {@link #allowAnyCurveClient} was called; NULL passes the address checks only. libzmq asks about a NULL connection
+ * only when its socket has a {@link SocketOption#ZAP_DOMAIN}: without one, the address lists do not guard that socket.
+ * Configure it from any thread; the changes apply to later handshakes.
  *
  * <p><b>It fails closed:</b> any other mechanism, a malformed request or an error refuses the connection, and once it
  * is closed the context keeps refusing every request until another authenticator starts or the context closes (the
@@ -55,7 +56,8 @@ public final class ZapAuthenticator implements AutoCloseable {
     }
 
     /**
-     * Lets connections from address pass; makes the allow list apply.
+     * Lets connections from address pass; makes the allow list apply (to CURVE and PLAIN sockets, and to NULL sockets
+     * with a {@link SocketOption#ZAP_DOMAIN}).
      *
      * @param address an IP address: IPv4 as four decimal numbers ("192.168.1.5"), or IPv6 text ("::1"); an IPv4 peer
      *                of a socket with {@link SocketOption#IPV6}, which libzmq reports as "::ffff:192.168.1.5", matches
@@ -68,7 +70,7 @@ public final class ZapAuthenticator implements AutoCloseable {
     }
 
     /**
-     * Refuses connections from address (an IP address, as for {@link #allow}).
+     * Refuses connections from address (an IP address, to the sockets as for {@link #allow}).
      *
      * @throws IllegalArgumentException address is not an IP address
      */

@@ -12,6 +12,7 @@ import java.lang.ref.WeakReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.function.Consumer;
 import net.zmq.support.Zmq;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -104,14 +105,33 @@ class SecurityTests {
         return plainExchange(user, password, false);
     }
 
-    /** With ipv6, the server is an IPv6 socket on the IPv4-mapped loopback: libzmq reports IPv4 peers as ::ffff:a.b.c.d. */
     private boolean plainExchange(String user, String password, boolean ipv6) {
-        try (Socket server = Zmq.socket(context, SocketType.REP); Socket client = Zmq.socket(context, SocketType.REQ)) {
-            server.setOption(SocketOption.PLAIN_SERVER, true);
-            server.setOption(SocketOption.IPV6, ipv6);
-            server.bind(ipv6 ? "tcp://[::ffff:127.0.0.1]:*" : "tcp://127.0.0.1:*");
+        return handshakeSucceeds(server -> server.setOption(SocketOption.PLAIN_SERVER, true), client -> {
             client.setOption(SocketOption.PLAIN_USERNAME, user);
             client.setOption(SocketOption.PLAIN_PASSWORD, password);
+        }, ipv6);
+    }
+
+    /** libzmq asks the ZAP handler about a NULL connection only when the socket has a ZAP domain. */
+    @Test
+    void zapGuardsTheAddressesOfNullSocketsThatHaveAZapDomain() {
+        try (ZapAuthenticator zap = new ZapAuthenticator(context)) {
+            zap.deny("127.0.0.1");
+            assertEquals(false, handshakeSucceeds(server -> server.setOption(SocketOption.ZAP_DOMAIN, "guarded"), client -> { }, false));
+            assertEquals(true, handshakeSucceeds(server -> { }, client -> { }, false), "without a ZAP domain libzmq asks nothing");
+        }
+    }
+
+    /**
+     * Whether a REQ client's handshake with a REP server over tcp succeeds, each set up first. With ipv6, the server is
+     * an IPv6 socket on the IPv4-mapped loopback: libzmq reports IPv4 peers as ::ffff:a.b.c.d.
+     */
+    private boolean handshakeSucceeds(Consumer<Socket> serverSetup, Consumer<Socket> clientSetup, boolean ipv6) {
+        try (Socket server = Zmq.socket(context, SocketType.REP); Socket client = Zmq.socket(context, SocketType.REQ)) {
+            serverSetup.accept(server);
+            server.setOption(SocketOption.IPV6, ipv6);
+            server.bind(ipv6 ? "tcp://[::ffff:127.0.0.1]:*" : "tcp://127.0.0.1:*");
+            clientSetup.accept(client);
             try (SocketMonitor monitor = new SocketMonitor(client, SocketEvent.HANDSHAKE_SUCCEEDED.bit() | SocketEvent.HANDSHAKE_FAILED_AUTH.bit())) {
                 client.connect(server.lastEndpoint());
                 SocketMonitorEvent event = monitor.receive(Zmq.WAIT);
@@ -202,9 +222,11 @@ class SecurityTests {
         Path target = Files.createTempFile("elsewhere", ".txt");
         try {
             Files.createSymbolicLink(dir.resolve("server.key_secret"), target);
+            Files.createSymbolicLink(dir.resolve("server.key"), target);
             CurveKeyPair keys = Curve.generateKeyPair();
             Path[] files = CurveCertificate.save(keys, dir, "server");
-            assertEquals(0, Files.size(target), "the link's target was written through");
+            assertEquals(0, Files.size(target), "a link's target was written through");
+            assertFalse(Files.isSymbolicLink(files[0]));
             assertFalse(Files.isSymbolicLink(files[1]));
             assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(files[1])));
             assertEquals(keys, CurveCertificate.load(files[1]));
@@ -217,6 +239,34 @@ class SecurityTests {
             }
             Files.delete(dir);
             Files.delete(target);
+        }
+    }
+
+    /**
+     * A certificate file is read as ZPL: keys only from its curve section, in double or single quotes, with comments
+     * and CRLF line ends; CZMQ's forty zeros mean no secret key; a secret key that does not belong to the public key
+     * is refused rather than failing handshakes later.
+     */
+    @Test
+    void certificateFilesAreReadAsZplAndAMismatchedPairIsRefused() throws Exception {
+        CurveKeyPair keys = Curve.generateKeyPair();
+        CurveKeyPair other = Curve.generateKeyPair();
+        Path file = Files.createTempFile("cert", ".key_secret");
+        try {
+            Files.writeString(file, "#  written by hand\r\nmetadata\r\n    public-key = \"" + other.publicKey() + "\"\r\n"
+                    + "curve   # the keys\r\n    public-key = '" + keys.publicKey() + "'  # shared\r\n"
+                    + "    secret-key = \"" + keys.secretKey() + "\"\r\n");
+            assertEquals(keys, CurveCertificate.load(file));
+            Files.writeString(file, "curve\n    public-key = \"" + keys.publicKey() + "\"\n    secret-key = \"" + "0".repeat(40) + "\"\n");
+            assertEquals(new CurveKeyPair(keys.publicKey(), null), CurveCertificate.load(file));
+            Files.writeString(file, "curve\n    public-key = \"" + keys.publicKey() + "\"\n    secret-key = \"" + other.secretKey() + "\"\n");
+            IllegalArgumentException mixed = assertThrows(IllegalArgumentException.class, () -> CurveCertificate.load(file));
+            assertTrue(mixed.getMessage().contains("does not belong to its public-key"), mixed.getMessage());
+            Files.writeString(file, "metadata\n    public-key = \"" + keys.publicKey() + "\"\n");
+            IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> CurveCertificate.load(file));
+            assertTrue(none.getMessage().contains("no public-key in a curve section"), none.getMessage());
+        } finally {
+            Files.delete(file);
         }
     }
 
