@@ -47,7 +47,8 @@ public final class ZapAuthenticator implements AutoCloseable {
     /**
      * Starts deciding ZAP requests for context's sockets.
      *
-     * @throws IllegalStateException another ZapAuthenticator serves this context, or the context is closed
+     * @throws IllegalStateException another ZapAuthenticator serves this context, or the context is closed or was shut
+     *                               down
      * @throws ZmqException          a ZAP handler of another kind is bound in this context (EADDRINUSE)
      */
     public ZapAuthenticator(Context context) {

@@ -18,6 +18,8 @@ final class ZapHandler {
     /** The authenticator that decides, or null (refuse all); changed and used under this object's lock, so once
      * {@link #detach} returns, the detached authenticator decides nothing more. */
     private ZapAuthenticator attached;
+    /** Set as the serving thread ends (the context shut down or closed, or an Error): no request is answered after. */
+    private volatile boolean stopped;
 
     /** @throws ZmqException something else is bound to the ZAP endpoint of this context (EADDRINUSE) */
     ZapHandler(Context context) {
@@ -34,6 +36,10 @@ final class ZapHandler {
 
     /** @throws IllegalStateException another authenticator is attached */
     synchronized void attach(ZapAuthenticator authenticator) {
+        if (stopped) {
+            throw new IllegalStateException("this context's ZAP handler has stopped (the context was shut down, or its "
+                    + "thread failed: see the log); authenticate on a new context");
+        }
         if (attached != null) {
             throw new IllegalStateException("another ZapAuthenticator serves this context: close it first (one per context)");
         }
@@ -53,18 +59,29 @@ final class ZapHandler {
 
     private void serve() {
         // The socket is used by this thread only. The context's close ends the receive (ETERM, or the socket closed).
-        while (true) {
-            try {
-                MultipartMessage envelope = socket.recvMultipart();
-                if (envelope != null) {
-                    answer(envelope);
+        try {
+            while (true) {
+                try {
+                    MultipartMessage envelope = socket.recvMultipart();
+                    if (envelope != null) {
+                        answer(envelope);
+                    }
+                } catch (ContextTerminatedException e) {
+                    return;
+                } catch (RuntimeException e) {
+                    if (socket.isClosed()) {
+                        return;
+                    }
+                    // Keep serving: a handler that stopped would leave every later handshake waiting for an answer.
+                    LOG.log(System.Logger.Level.ERROR, "the ZAP handler could not answer a request; it goes on", e);
                 }
-            } catch (ContextTerminatedException | IllegalStateException e) {
-                return;
-            } catch (RuntimeException e) {
-                // Keep serving: a handler that stopped would leave every later handshake waiting for an answer.
-                LOG.log(System.Logger.Level.ERROR, "the ZAP handler could not answer a request; it goes on", e);
             }
+        } catch (Error e) {
+            LOG.log(System.Logger.Level.ERROR, "the ZAP handler's thread failed: this context's handshakes that ask it "
+                    + "will time out, refused", e);
+            throw e;
+        } finally {
+            stopped = true;
         }
     }
 

@@ -184,6 +184,24 @@ class SecurityTests {
         assertThrows(IllegalStateException.class, () -> new ZapAuthenticator(context));
     }
 
+    /** After a shutdown the ZAP handler answers nothing more: a new authenticator says so rather than guard nothing. */
+    @Test
+    void anAuthenticatorStartedAfterTheContextsShutdownSaysItCannotServe() throws Exception {
+        new ZapAuthenticator(context).close(); // the handler thread is running
+        context.shutdown();
+        long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
+        while (true) { // the handler's thread meets ETERM shortly after shutdown returns
+            try {
+                new ZapAuthenticator(context).close();
+            } catch (IllegalStateException e) {
+                assertTrue(e.getMessage().contains("ZAP handler has stopped"), e.getMessage());
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, "an authenticator still attached after the shutdown");
+            Thread.sleep(1); // polling an observable state, bounded by the deadline
+        }
+    }
+
     @Test
     void addressEntriesMatchIpv4PeersOfIpv6SocketsAndRefuseShorthands() {
         try (ZapAuthenticator zap = new ZapAuthenticator(context)) {
