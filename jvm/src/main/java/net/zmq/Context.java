@@ -36,6 +36,8 @@ public final class Context implements AutoCloseable {
     private final Terminator terminator;
     private final Cleaner.Cleanable cleanable;
     private volatile boolean closed;
+    /** Set by {@link #shutdown()}: from then on no ZapAuthenticator starts (its handler could answer nothing). */
+    private volatile boolean shutDown;
     volatile int defaultLingerMs = 1000;
     /** The ZAP endpoint's handler, from the first ZapAuthenticator on (guarded by this). */
     private ZapHandler zapHandler;
@@ -151,6 +153,10 @@ public final class Context implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("the context is closed: start its ZapAuthenticator before closing it");
         }
+        if (shutDown) { // the handler's thread ends, or would end at once, with ETERM
+            throw new IllegalStateException("the context was shut down, so no ZAP handler can answer for it: start its "
+                    + "ZapAuthenticator before the shutdown");
+        }
         if (zapHandler == null) {
             zapHandler = new ZapHandler(this);
         }
@@ -162,6 +168,7 @@ public final class Context implements AutoCloseable {
      * must still be closed. Idempotent.
      */
     public void shutdown() {
+        shutDown = true;
         synchronized (terminator) {
             if (!terminator.terminating) { // else the close has shut it down, and may have terminated it
                 LibZmq.ctxShutdown(handle);

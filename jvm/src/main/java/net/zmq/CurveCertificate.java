@@ -1,12 +1,18 @@
 package net.zmq;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -21,7 +27,7 @@ public final class CurveCertificate {
     /**
      * Writes {@code dir/name.key}, and when keys has a secret key {@code dir/name.key_secret} (readable by the owner
      * only where the file system has POSIX permissions). Each file is written beside its target and renamed into place:
-     * a reader never sees half a file, a failed save leaves the old files as they were, and a link in a target's place
+     * a reader never sees half a file, each file is either the old one or the new one, and a link in a target's place
      * is replaced, never written through. The secret file goes first, so a new public file always has its secret.
      *
      * @return the paths written, public first
@@ -47,9 +53,17 @@ public final class CurveCertificate {
         FileAttribute<?>[] attributes = file.getFileSystem().supportedFileAttributeViews().contains("posix")
                 ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(permissions))}
                 : new FileAttribute<?>[0];
-        Path temp = Files.createTempFile(file.toAbsolutePath().getParent(), file.getFileName() + ".", ".part", attributes);
+        // A new name, created and written in one open that follows no link: nothing planted in its place is written.
+        Path temp = file.resolveSibling(file.getFileName() + "." + UUID.randomUUID() + ".part");
         try {
-            Files.writeString(temp, text, StandardCharsets.UTF_8);
+            try (FileChannel channel = FileChannel.open(temp,
+                    Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), attributes)) {
+                ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+                while (bytes.hasRemaining()) {
+                    channel.write(bytes);
+                }
+                channel.force(true); // on disk before the rename makes it the file
+            }
             Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } finally {
             Files.deleteIfExists(temp); // after a failure; gone once moved
@@ -72,10 +86,13 @@ public final class CurveCertificate {
         return b.toString();
     }
 
-    /** A section's name, at the start of a line (ZPL), with an optional comment after it. */
-    private static final Pattern SECTION = Pattern.compile("^([\\w$/.-]+)\\s*(#.*)?$");
-    /** An indented property: name = value, the value in double or single quotes or bare, with an optional comment. */
-    private static final Pattern PROPERTY = Pattern.compile("^\\s+([\\w$/.-]+)\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)'|([^\\s#\"']*))\\s*(#.*)?$");
+    /** A section's name at the start of a line (ZPL), with an optional comment after it. */
+    private static final Pattern SECTION = Pattern.compile("^([\\w$@&+/.-]+)\\s*(#.*)?$");
+    /**
+     * A property of a top-level section (ZPL indents each level by four spaces): name = value, the value in double or
+     * single quotes or bare (where # starts a comment), with an optional comment.
+     */
+    private static final Pattern PROPERTY = Pattern.compile("^ {4}([\\w$@&+/.-]+)\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)'|([^\\s#\"']*))\\s*(#.*)?$");
     /** The secret key CZMQ writes for a certificate that has none. */
     private static final String NO_SECRET_KEY = "0".repeat(40);
 
@@ -85,6 +102,7 @@ public final class CurveCertificate {
      * @return its keys; secretKey is null for a public certificate (or CZMQ's forty zeros)
      * @throws IOException              the file cannot be read
      * @throws IllegalArgumentException the file has no valid public key, or its secret key does not belong to it
+     * @throws ZmqException              the file has a secret key, and this libzmq has no CURVE to check it with
      */
     public static CurveKeyPair load(Path file) throws IOException {
         String publicKey = null;
@@ -95,8 +113,8 @@ public final class CurveCertificate {
                 continue;
             }
             Matcher m;
-            if ((m = SECTION.matcher(line)).matches()) {
-                section = m.group(1);
+            if (!Character.isWhitespace(line.charAt(0))) { // a new top-level section (or something else at the top level)
+                section = (m = SECTION.matcher(line)).matches() ? m.group(1) : null;
             } else if ((m = PROPERTY.matcher(line)).matches() && "curve".equals(section)) {
                 String value = m.group(2) != null ? m.group(2) : m.group(3) != null ? m.group(3) : m.group(4);
                 switch (m.group(1)) {

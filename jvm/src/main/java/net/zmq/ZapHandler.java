@@ -37,8 +37,8 @@ final class ZapHandler {
     /** @throws IllegalStateException another authenticator is attached */
     synchronized void attach(ZapAuthenticator authenticator) {
         if (stopped) {
-            throw new IllegalStateException("this context's ZAP handler has stopped (the context was shut down, or its "
-                    + "thread failed: see the log); authenticate on a new context");
+            throw new IllegalStateException("this context's ZAP handler has stopped (its thread failed: see the log); "
+                    + "authenticate on a new context");
         }
         if (attached != null) {
             throw new IllegalStateException("another ZapAuthenticator serves this context: close it first (one per context)");
@@ -77,8 +77,9 @@ final class ZapHandler {
                 }
             }
         } catch (Error e) {
-            LOG.log(System.Logger.Level.ERROR, "the ZAP handler's thread failed: this context's handshakes that ask it "
-                    + "will time out, refused", e);
+            // The uncaught Error's stack trace follows from the thread's handler.
+            LOG.log(System.Logger.Level.ERROR, "the ZAP handler's thread failed (" + e + "): this context's handshakes "
+                    + "that ask it will time out, refused");
             throw e;
         } finally {
             stopped = true;
