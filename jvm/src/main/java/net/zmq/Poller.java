@@ -181,7 +181,7 @@ public final class Poller implements AutoCloseable {
                 if (rc >= 0) {
                     return rc;
                 }
-                timeoutMs = left(deadline, timeoutMs); // the reactor stopped: wait in libzmq for what is left
+                timeoutMs = Timeouts.left(deadline, timeoutMs); // the reactor stopped: wait in libzmq for what is left
             }
             while (true) {
                 int rc = LibZmq.poll(memory.callState, memory.items, count, timeoutMs);
@@ -189,18 +189,13 @@ public final class Poller implements AutoCloseable {
                     return rc;
                 }
                 throwUnlessInterrupted(count);
-                timeoutMs = left(deadline, timeoutMs); // after a signal (EINTR): not the whole timeout again
+                timeoutMs = Timeouts.left(deadline, timeoutMs); // after a signal (EINTR): not the whole timeout again
             }
         } finally {
             for (int i = 0; i < claimed; i++) {
                 sockets.get(i).core.end();
             }
         }
-    }
-
-    /** What is left until deadline in milliseconds, rounded up (timeoutMs itself when there is no deadline, 0). */
-    static long left(long deadline, long timeoutMs) {
-        return deadline == 0 ? timeoutMs : Math.max(0, (deadline - System.nanoTime() + 999_999) / 1_000_000L);
     }
 
     /**

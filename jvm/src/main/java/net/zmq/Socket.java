@@ -606,7 +606,7 @@ public final class Socket implements AutoCloseable {
             if (deadline - System.nanoTime() <= 0) {
                 return -1;
             }
-            int ready = Poller.pollOne(c, event, Poller.left(deadline, 0));
+            int ready = Poller.pollOne(c, event, Timeouts.left(deadline, 0));
             if (ready < 0 && LibZmq.errno(c.callState()) != Errno.EINTR) {
                 throw error(LibZmq.errno(c.callState()), WHAT[kind]);
             }

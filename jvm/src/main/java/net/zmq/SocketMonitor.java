@@ -76,7 +76,7 @@ public final class SocketMonitor implements AutoCloseable {
         byte[] header;
         boolean lastWait;
         do {
-            long leftMs = forever ? -1 : Math.max(0, (deadline - System.nanoTime() + 999_999) / 1_000_000);
+            long leftMs = forever ? -1 : Timeouts.left(deadline, 0);
             lastWait = !forever && leftMs <= Integer.MAX_VALUE;
             events.setOption(SocketOption.RCVTIMEO, forever ? null : Duration.ofMillis(Math.min(leftMs, Integer.MAX_VALUE)));
             header = events.recvBytes();

@@ -2,7 +2,7 @@ package net.zmq;
 
 import java.time.Duration;
 
-/** How the API's Duration timeouts read. */
+/** How the API's Duration timeouts read, and what is left of one. */
 final class Timeouts {
     private Timeouts() {
     }
@@ -16,5 +16,10 @@ final class Timeouts {
      */
     static boolean isForever(Duration timeout) {
         return timeout == null || timeout.isNegative() || timeout.compareTo(FOREVER) > 0;
+    }
+
+    /** What is left until deadline (System.nanoTime()) in milliseconds, rounded up (timeoutMs itself when there is no deadline, 0). */
+    static long left(long deadline, long timeoutMs) {
+        return deadline == 0 ? timeoutMs : Math.max(0, (deadline - System.nanoTime() + 999_999) / 1_000_000L);
     }
 }
