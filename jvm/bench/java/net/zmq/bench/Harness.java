@@ -93,7 +93,8 @@ final class Harness {
                     } catch (Throwable t) {
                         // The receiving side waits in a blocking receive for frames that will never come: end the
                         // process rather than hang (the interleaved phase's parent then reports the child's failure).
-                        System.err.println("bench: the sender thread failed, so its receiver would wait forever; exiting");
+                        System.err.println("bench: thread " + Thread.currentThread().getName()
+                                + " failed, so the thread waiting for its frames would wait forever; exiting");
                         t.printStackTrace();
                         Runtime.getRuntime().halt(1);
                     }
