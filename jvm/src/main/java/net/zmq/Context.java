@@ -106,8 +106,9 @@ public final class Context implements AutoCloseable {
         if (linger.isNegative()) {
             throw new IllegalArgumentException("the default linger must not be negative (got " + linger + ")");
         }
-        // At most libzmq's int milliseconds; compared as Durations: toMillis() throws for one as long as ChronoUnit.FOREVER's.
-        defaultLingerMs = linger.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) >= 0 ? Integer.MAX_VALUE : (int) linger.toMillis();
+        // At most libzmq's int milliseconds, compared as Durations: toMillis() throws for one as long as FOREVER's.
+        defaultLingerMs = linger.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) >= 0 ? Integer.MAX_VALUE
+                : (int) linger.toMillis();
     }
 
     /** The linger new sockets get. */

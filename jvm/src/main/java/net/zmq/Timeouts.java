@@ -18,7 +18,10 @@ final class Timeouts {
         return timeout == null || timeout.isNegative() || timeout.compareTo(FOREVER) > 0;
     }
 
-    /** What is left until deadline (System.nanoTime()) in milliseconds, rounded up (timeoutMs itself when there is no deadline, 0). */
+    /**
+     * What is left until deadline (System.nanoTime()) in milliseconds, rounded up; timeoutMs itself when there is no
+     * deadline (0).
+     */
     static long left(long deadline, long timeoutMs) {
         return deadline == 0 ? timeoutMs : Math.max(0, (deadline - System.nanoTime() + 999_999) / 1_000_000L);
     }
