@@ -510,6 +510,14 @@ public final class Socket implements AutoCloseable {
             int rc = call(kind, critical, c, data, size, flags | ZMQ_DONTWAIT);
             return rc >= 0 ? rc : afterCriticalTry(kind, c, data, size, flags);
         }
+        if (!dontWait && !sending && c.receiveTimeoutMs < 0 && !Thread.currentThread().isVirtual()) {
+            // A blocking receive without a timeout on a platform thread waits in libzmq. Tried here, where the JIT
+            // inlines it into the caller (transferWaiting is too large to be); a failure is made again there.
+            int rc = call(kind, LibZmq.CALL_ORDINARY, c, data, size, flags);
+            if (rc >= 0) {
+                return rc;
+            }
+        }
         return transferWaiting(kind, c, data, size, flags);
     }
 
