@@ -48,8 +48,7 @@ public final class SocketMonitor implements AutoCloseable {
      * @return the event, or null when none came in time
      */
     public SocketMonitorEvent receive(Duration timeout) {
-        boolean forever = Timeouts.isForever(timeout);
-        return next(forever, forever ? 0 : System.nanoTime() + timeout.toNanos());
+        return next(Timeouts.deadline(timeout));
     }
 
     /**
@@ -58,10 +57,9 @@ public final class SocketMonitor implements AutoCloseable {
      * @return it, or null when it did not come
      */
     public SocketMonitorEvent await(SocketEvent wanted, Duration timeout) {
-        boolean forever = Timeouts.isForever(timeout);
-        long deadline = forever ? 0 : System.nanoTime() + timeout.toNanos();
+        long deadline = Timeouts.deadline(timeout);
         while (true) {
-            SocketMonitorEvent event = next(forever, deadline);
+            SocketMonitorEvent event = next(deadline);
             if (event == null || event.event() == wanted) {
                 return event;
             }
@@ -69,10 +67,11 @@ public final class SocketMonitor implements AutoCloseable {
     }
 
     /**
-     * The next event, waiting until deadline (System.nanoTime()) unless forever; a wait longer than RCVTIMEO can say
+     * The next event, waiting until deadline (System.nanoTime(); 0: forever); a wait longer than RCVTIMEO can say
      * (int milliseconds, about 24 days) is made of several.
      */
-    private SocketMonitorEvent next(boolean forever, long deadline) {
+    private SocketMonitorEvent next(long deadline) {
+        boolean forever = deadline == 0;
         byte[] header;
         boolean lastWait;
         do {

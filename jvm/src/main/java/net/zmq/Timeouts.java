@@ -18,6 +18,11 @@ final class Timeouts {
         return timeout == null || timeout.isNegative() || timeout.compareTo(FOREVER) > 0;
     }
 
+    /** The System.nanoTime() at which timeout passes, or 0 (no deadline) when it means forever ({@link #isForever}). */
+    static long deadline(Duration timeout) {
+        return isForever(timeout) ? 0 : System.nanoTime() + timeout.toNanos();
+    }
+
     /**
      * What is left until deadline (System.nanoTime()) in milliseconds, rounded up; timeoutMs itself when there is no
      * deadline (0).
