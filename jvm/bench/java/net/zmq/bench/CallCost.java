@@ -2,6 +2,7 @@ package net.zmq.bench;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.function.LongSupplier;
 import net.zmq.Context;
@@ -16,10 +17,12 @@ import net.zmq.internal.LibZmq;
  * the public API. Each row but the first two is compared with the row it adds to or saves from: a critical downcall
  * that does nothing; libzmq's own send; the errno capture (which the binding makes only after a failure); the
  * thread-state transition that a critical downcall skips; the socket's claim (a compare-and-swap in, a fenced store
- * out) with the binding's code around the call; an array send, one critical zmq_send reading the Java heap. The raw rows
+ * out) with the binding's code around the call; an array send, one critical zmq_send reading the Java heap; a send of
+ * a range further into an array, which the binding copies into a zmq_msg_t it then sends (no segment per send). The raw rows
  * call the internal handles on the socket's native handle (read by reflection). The rows take turns, 41 runs each after
  * three warm-up runs; a difference is the median of the runs' differences within a turn, which cancels a drift of the
- * machine's speed between turns.
+ * machine's speed between turns. Each row also gives the bytes its calls allocated (this thread's count, over the
+ * measured runs).
  * <p>Usage: CallCost [--calls N]
  */
 public final class CallCost {
@@ -45,6 +48,7 @@ public final class CallCost {
             MemorySegment segment = arena.allocate(size);
             MemorySegment msg = arena.allocate(LibZmq.MSG_SIZE);
             byte[] array = new byte[size];
+            byte[] larger = new byte[size + 8];
             LibZmq.msgInitSize(msg, size);
             String[] names = {
                 "zmq_msg_data, critical (a downcall alone)",
@@ -53,6 +57,7 @@ public final class CallCost {
                 "zmq_send, critical (- the transition)",
                 "Socket.send(MemorySegment) (+ claim, binding)",
                 "Socket.send(byte[]) (a heap segment)",
+                "Socket.send(byte[], 8, 64) (a range: a native copy)",
             };
             // Each row writes its own loop out: one loop calling each row's call through an interface would add a
             // call of its own to every measured one.
@@ -99,21 +104,32 @@ public final class CallCost {
                     }
                     return x;
                 },
+                () -> {
+                    long x = 0;
+                    for (int i = 0; i < n; i++) {
+                        x += pub.send(larger, 8, size, SendFlags.NONE) ? 1 : 0;
+                    }
+                    return x;
+                },
             };
             // The row each row is compared with (-1: none).
-            int[] base = {-1, -1, 1, 1, 3, 4};
+            int[] base = {-1, -1, 1, 1, 3, 4, 5};
             long[][] nanos = new long[rows.length][RUNS];
+            long[] allocated = new long[rows.length];
+            var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
             for (int run = -3; run < RUNS; run++) { // three warm-up runs
                 for (int r = 0; r < rows.length; r++) {
+                    long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
                     long start = System.nanoTime();
                     sink += rows[r].getAsLong();
                     if (run >= 0) {
                         nanos[r][run] = System.nanoTime() - start;
+                        allocated[r] += threads.getCurrentThreadAllocatedBytes() - allocatedBefore;
                     }
                 }
             }
             LibZmq.msgClose(msg);
-            System.out.printf("%d B, ns per call: median of %d runs of %d calls (min), and the median of the runs' differences from the row it adds to%n", size, RUNS, n);
+            System.out.printf("%d B, ns per call: median of %d runs of %d calls (min), the median of the runs' differences from the row it adds to, and bytes allocated per call%n", size, RUNS, n);
             for (int r = 0; r < rows.length; r++) {
                 String added = "";
                 if (base[r] >= 0) {
@@ -123,7 +139,8 @@ public final class CallCost {
                     }
                     added = String.format("  %+.1f", median(differences) / n);
                 }
-                System.out.printf("  %-50s %6.1f  (%.1f)%s%n", names[r], median(nanos[r]) / n, Arrays.stream(nanos[r]).min().orElseThrow() / (double) n, added);
+                System.out.printf("  %-52s %6.1f  (%.1f)%7s  %.1f B%n", names[r], median(nanos[r]) / n, Arrays.stream(nanos[r]).min().orElseThrow() / (double) n, added,
+                        (double) allocated[r] / RUNS / n);
             }
         }
     }

@@ -196,18 +196,19 @@ public final class Socket implements AutoCloseable {
 
     /**
      * Sends an array's range as one frame, with the claim held. While critical calls are allowed, a frame of at most
-     * {@link #ARRAY_SEND_CRITICAL_MAX} bytes is first sent straight from the array by one critical, non-blocking
-     * zmq_send ({@link LibZmq#sendHeapCritical} on the array's {@link SocketCore#arraySegment}). A frame that try did
-     * not queue (no room now, an interruption, or an error that its capturing retry reports) is built in native memory
-     * (as zmq_send builds it, the array copied straight in) and sent through {@link #afterCriticalTry}; a larger frame,
-     * or any once critical calls are off, through {@link #transfer}. Both can wait.
+     * {@link #ARRAY_SEND_CRITICAL_MAX} bytes that starts the array is first sent straight from it by one critical,
+     * non-blocking zmq_send ({@link LibZmq#sendHeapCritical} on the array's {@link SocketCore#arraySegment}). A frame
+     * that try did not queue (no room now, an interruption, or an error that its capturing retry reports) is built in
+     * native memory (as zmq_send builds it, the array copied straight in) and sent through {@link #afterCriticalTry};
+     * any other frame, or any once critical calls are off, through {@link #transfer}. Both can wait. A range further
+     * into the array is not sent straight from it: that needs a segment sliced from the array's, a new object per
+     * send that the JIT does not remove, which costs more than the copy into native memory.
      */
     private boolean sendArray(SocketCore c, byte[] data, int offset, int length, int flags) {
         boolean critical = LibZmq.criticalSendRecv();
-        boolean triedCritical = critical && length <= ARRAY_SEND_CRITICAL_MAX;
+        boolean triedCritical = critical && offset == 0 && length <= ARRAY_SEND_CRITICAL_MAX;
         if (triedCritical) {
-            MemorySegment array = c.arraySegment(data);
-            if (LibZmq.sendHeapCritical(c.handle, offset == 0 ? array : array.asSlice(offset), length, flags | ZMQ_DONTWAIT) >= 0) {
+            if (LibZmq.sendHeapCritical(c.handle, c.arraySegment(data), length, flags | ZMQ_DONTWAIT) >= 0) {
                 return true;
             }
         } else if (!critical) {
