@@ -90,13 +90,9 @@ final class InterleavedProcesses {
         return new Suite.Interleaved((int) v[0], nat, jvm, inJvm, jeromq, (int) v[1], (int) v[2], v[3], v[4]);
     }
 
-    /**
-     * Runs the phase in processes fresh JVMs in turn (this JVM's options and class path), each with smallRounds rounds
-     * per size below 64 KB and largeRounds at 64 KB, and returns each size's runs.
-     */
-    static List<Spread> run(String nativeBench, int processes, int smallRounds, int largeRounds) throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java));
+    /** The command that runs main with args in a new JVM with this JVM's options and class path. */
+    static List<String> javaCommand(Class<?> main, String... args) {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
         for (String option : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
             // Not a debugger's or an agent's port, nor a log or recording file, that each child would fight over.
             if (!option.startsWith("-agentlib:") && !option.startsWith("-agentpath:") && !option.startsWith("-javaagent:")
@@ -104,9 +100,18 @@ final class InterleavedProcesses {
                 command.add(option);
             }
         }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Suite.class.getName(), "--native", nativeBench,
-                "--interleaved-only", "--processes", "0", "--raw",
-                "--small-rounds", Integer.toString(smallRounds), "--large-rounds", Integer.toString(largeRounds)));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    /**
+     * Runs the phase in processes fresh JVMs in turn (this JVM's options and class path), each with smallRounds rounds
+     * per size below 64 KB and largeRounds at 64 KB, and returns each size's runs.
+     */
+    static List<Spread> run(String nativeBench, int processes, int smallRounds, int largeRounds) throws IOException, InterruptedException {
+        List<String> command = javaCommand(Suite.class, "--native", nativeBench, "--interleaved-only", "--processes", "0", "--raw",
+                "--small-rounds", Integer.toString(smallRounds), "--large-rounds", Integer.toString(largeRounds));
         Map<Integer, List<Suite.Interleaved>> bySize = new LinkedHashMap<>();
         for (int p = 1; p <= processes; p++) {
             System.out.printf("interleaved: process %d of %d%n", p, processes);

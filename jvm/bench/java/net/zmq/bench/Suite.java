@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import net.zmq.Context;
 import net.zmq.Message;
 import net.zmq.Poller;
@@ -30,7 +31,8 @@ import org.zeromq.ZMQ;
 /**
  * The JVM benchmark suite, ROUTER to ROUTER over tcp at 64 B, 512 B, 1 KB and 64 KB, 10,000 messages per operation:
  * first, while no zero-copy message exists in the process, the cost of one call and an interleaved phase that
- * alternates the native C baseline, this binding and JeroMQ on the same loop; then the first JVM-ZMQ's two suites
+ * alternates the native C baseline, this binding and JeroMQ (in a JVM of its own: {@link JeroServe}) on the same loop;
+ * then the first JVM-ZMQ's two suites
  * (memory strategies, receive modes) and the zero-copy send against a copying one in pairs. Writes
  * benchmarks/results/latest-jvm.md.
  * <p>Usage: Suite --native &lt;zmq_native_bench&gt; --results &lt;dir&gt; [--quick] [--interleaved-only | --zero-copy-only]
@@ -91,6 +93,9 @@ public final class Suite {
         if (suite.processes == 1 || suite.processes < 0 || suite.processes == 0 && !suite.interleavedOnly) {
             throw new IllegalArgumentException("--processes takes 2 or more (an interval across processes needs two), "
                     + "or 0 with --interleaved-only (the phase in this JVM)");
+        }
+        if (Math.min(suite.smallRounds, Math.min(suite.largeRounds, suite.zeroCopyRounds)) < 2) {
+            throw new IllegalArgumentException("--rounds, --small-rounds and --large-rounds take 2 or more (an interval needs two)");
         }
         suite.run(nativeBench, results);
     }
@@ -546,24 +551,32 @@ public final class Suite {
     static void awaitReady(BufferedReader in) throws IOException {
         String ready = in.readLine();
         if (!"ready".equals(ready)) {
-            throw new IllegalStateException("the native baseline did not start (said " + ready + ")");
+            throw new IllegalStateException("a serving process (the native baseline or JeroMQ's) did not start (said " + ready + ")");
         }
+    }
+
+    /** Starts JeroMQ's side of the interleaved phase in a JVM of its own ({@link JeroServe}); read its "ready" with {@link #awaitReady}. */
+    private Process startJeroMQ() throws IOException {
+        return new ProcessBuilder(InterleavedProcesses.javaCommand(JeroServe.class, "--warmups", Integer.toString(warmups)))
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }
 
     private List<Interleaved> interleave(String nativeBench) throws Exception {
         List<Interleaved> out = new ArrayList<>();
         Process process = startNative(nativeBench);
+        Process jeroProcess = startJeroMQ();
         try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
              PrintWriter cmd = new PrintWriter(process.getOutputStream(), true, StandardCharsets.US_ASCII);
-             ZContext jctx = new ZContext();
+             BufferedReader jin = new BufferedReader(new InputStreamReader(jeroProcess.getInputStream(), StandardCharsets.US_ASCII));
+             PrintWriter jcmd = new PrintWriter(jeroProcess.getOutputStream(), true, StandardCharsets.US_ASCII);
              InProcessC inJvm = InProcessC.beside(nativeBench)) {
             awaitReady(in);
-            JeroPair jero = new JeroPair(jctx);
+            awaitReady(jin);
             List<AutoCloseable> resources = new ArrayList<>();
             try {
                 Runnable[] jvmRuns = new Runnable[SIZES.length];
                 Harness.Sender[] jvmSenders = new Harness.Sender[SIZES.length];
-                Runnable[] jeromqRuns = new Runnable[SIZES.length];
+                LongSupplier[] jeromqRuns = new LongSupplier[SIZES.length];
                 for (int k = 0; k < SIZES.length; k++) {
                     byte[] payload = new byte[SIZES[k]];
                     byte[] id = new byte[16];
@@ -581,27 +594,28 @@ public final class Suite {
                         }
                         sender.await();
                     };
-                    jeromqRuns[k] = () -> jero.run(payload, buffer);
+                    int size = SIZES[k];
+                    jeromqRuns[k] = () -> nativeRun(jcmd, jin, size);
                 }
-                // JeroMQ's code is first run here, and each size takes it down other paths (recompiling what was
-                // compiled for the last): every size in turn until the JIT is quiet, before any size is measured.
+                // Each size takes the code down other paths (recompiling what was compiled for the last): every size
+                // in turn until the JIT is quiet, before any size is measured. (JeroMQ's process warmed itself so.)
                 int sharedWarmup = Harness.warmUp(() -> {
                     for (int k = 0; k < SIZES.length; k++) {
                         jvmRuns[k].run();
-                        jeromqRuns[k].run();
+                        jeromqRuns[k].getAsLong();
                     }
                 }, warmups);
                 for (int k = 0; k < SIZES.length; k++) {
                     int size = SIZES[k];
                     Runnable jvm = jvmRuns[k];
-                    Runnable jeromq = jeromqRuns[k];
+                    LongSupplier jeromq = jeromqRuns[k];
                     int warmed = Harness.warmUp(() -> {
                         nativeRun(cmd, in, size);
                         jvm.run();
                         inJvm.run(size, MESSAGES);
-                        jeromq.run();
+                        jeromq.getAsLong();
                     }, warmups);
-                    long compiledBefore = Harness.compilationMillis();
+                    long compiledBefore = Harness.compilationMillis() + compiledMillis(jcmd, jin);
                     int sizeRounds = roundsAt(size);
                     long[] nat = new long[2 * sizeRounds];
                     long[] jv = new long[sizeRounds];
@@ -622,9 +636,9 @@ public final class Suite {
                             cj[r] = inJvm.run(size, MESSAGES);
                         }
                         nat[2 * r + 1] = nativeRun(cmd, in, size);
-                        jm[r] = time(jeromq);
+                        jm[r] = jeromq.getAsLong();
                     }
-                    long compiled = Harness.compilationMillis() - compiledBefore;
+                    long compiled = Harness.compilationMillis() + compiledMillis(jcmd, jin) - compiledBefore;
                     out.add(new Interleaved(size, nat, jv, cj, jm, sharedWarmup, warmed, compiled, allocated));
                     System.out.printf("interleaved %6d B: native %.2f ms, jvm %.2f ms, C inside the JVM %.2f ms, jeromq %.2f ms (%d + %d warm-up rounds, %d ms compiling while measured)%n", size,
                             median(nat) / 1e6, median(jv) / 1e6, median(cj) / 1e6, median(jm) / 1e6, sharedWarmup, warmed, compiled);
@@ -635,22 +649,35 @@ public final class Suite {
                 }
             }
             cmd.println("quit");
+            jcmd.println("quit");
         } finally {
             process.waitFor();
+            jeroProcess.waitFor();
         }
         return out;
+    }
+
+    /** The milliseconds JeroMQ's process has spent compiling so far. */
+    private static long compiledMillis(PrintWriter cmd, BufferedReader in) throws IOException {
+        cmd.println("compiled");
+        String line = in.readLine();
+        if (line == null) {
+            throw new IllegalStateException("JeroMQ's process exited");
+        }
+        return Long.parseLong(line.trim());
     }
 
     private int roundsAt(int size) {
         return size < 65536 ? smallRounds : largeRounds;
     }
 
+    /** One timed run of a serving process (the native baseline or JeroMQ's): its nanoseconds, as it measured them. */
     static long nativeRun(PrintWriter cmd, BufferedReader in, int size) {
         cmd.println("throughput " + size + " " + MESSAGES);
         try {
             String line = in.readLine();
             if (line == null) {
-                throw new IllegalStateException("the native baseline exited");
+                throw new IllegalStateException("a serving process (the native baseline or JeroMQ's) exited");
             }
             return Long.parseLong(line.trim());
         } catch (IOException e) {
@@ -710,15 +737,15 @@ public final class Suite {
             receiver.recv();
         }
 
-        void run(byte[] payload, byte[] buffer) {
+        void run(byte[] payload, byte[] buffer, int messages) {
             var done = thread.submit(() -> {
-                for (int n = 0; n < MESSAGES; n++) {
+                for (int n = 0; n < messages; n++) {
                     sender.sendMore(RouterPair.RECEIVER_ID);
                     sender.send(payload, 0);
                 }
             });
             byte[] id = new byte[16];
-            for (int n = 0; n < MESSAGES; n++) {
+            for (int n = 0; n < messages; n++) {
                 receiver.recv(id, 0, id.length, 0);
                 receiver.recv(buffer, 0, buffer.length, 0);
             }
@@ -751,9 +778,9 @@ public final class Suite {
                 .append(".\n\n");
 
         md.append("## Beside native C and JeroMQ (interleaved)\n\n");
-        md.append("The phase runs in ").append(processes).append(" fresh JVMs one after the other, each with its own C process and ").append(smallRounds)
-                .append(" rounds per size below 64 KB, ").append(largeRounds).append(" at 64 KB (a 64 KB round takes about twenty times as long), after its warm-up rounds (as above: first this binding and JeroMQ at every size in turn, so that no size's measured rounds recompile what another size's paths deoptimised, then the size's own rounds; their numbers over the processes and the JIT compilation time that still fell in the measured rounds, summed, are the last two columns). ")
-                .append("Each round runs the native C baseline (`zmq_native_bench serve`, same libzmq), this binding (reused buffer; measured before any zero-copy message exists in the process, so with the critical calls) and the same C loop inside this JVM (next section; the two in turns first), the native baseline again, then JeroMQ. ")
+        md.append("The phase runs in ").append(processes).append(" fresh JVMs one after the other, each with its own C process, its own JVM for JeroMQ (as JMH forks one per benchmark: JeroMQ's code, threads and garbage share nothing with this binding's process; it warms itself up at every size in turn until its JIT is quiet) and ").append(smallRounds)
+                .append(" rounds per size below 64 KB, ").append(largeRounds).append(" at 64 KB (a 64 KB round takes about twenty times as long), after its warm-up rounds (as above: first this binding and JeroMQ at every size in turn, so that no size's measured rounds recompile what another size's paths deoptimised, then the size's own rounds; their numbers over the processes and the JIT compilation time that still fell in the measured rounds, both JVMs' summed, are the last two columns). ")
+                .append("Each round runs the native C baseline (`zmq_native_bench serve`, same libzmq), this binding (reused buffer; measured before any zero-copy message exists in the process, so with the critical calls) and the same C loop inside this JVM (next section; the two in turns first), the native baseline again, then JeroMQ (each serving process times its own run). ")
                 .append("Throughput ratio = native time / other time (1.00 = as fast as C; above 1 = faster); medians over every round of every process. Per round, the JVM run is compared with the mean of the two native runs around it. Per process: the mean of its rounds' ratios; across the processes, the mean of those with its 95% confidence interval (Student's t, ")
                 .append(processes - 1).append(" degrees of freedom) and the lowest and highest process. A process's rounds share its threads' placement, memory layout and JIT decisions, so they vary less than processes do: the per-process interval is the one that covers a new run; the per-round one, over all rounds, is given beside it.\n\n");
         md.append("| Size | Native C msg/s | JVM msg/s | JVM / native (medians) | per process: mean ± 95% | processes: min–max | per round: mean ± 95% | JeroMQ msg/s | JeroMQ / native | JVM / JeroMQ | Warm-up rounds | JIT while measured |\n");
