@@ -51,7 +51,7 @@ public final class Suite {
      * The interleaved phase's processes, and its rounds per size in each: more below 64 KB, where a round takes tens of
      * milliseconds and the ratios spread widest (a 64 KB round takes about twenty times as long).
      */
-    private int processes = 8;
+    private int processes = 20;
     private int smallRounds = 20;
     private int largeRounds = 5;
     private boolean raw;
