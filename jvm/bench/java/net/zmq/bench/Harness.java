@@ -6,6 +6,7 @@ import java.lang.reflect.Field;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import net.zmq.Socket;
 
 /**
@@ -174,13 +175,18 @@ final class Harness {
      * core from what is measured next. Returns the number of rounds run.
      */
     static int warmUp(Runnable round, int min) {
+        return warmUp(round, min, Harness::compilationMillis);
+    }
+
+    /** As {@link #warmUp(Runnable, int)}, with the compilation time of every JVM the round runs in (compiledMillis). */
+    static int warmUp(Runnable round, int min, LongSupplier compiledMillis) {
         int done = 0;
         int quiet = 0;
         while (true) {
-            long before = compilationMillis();
+            long before = compiledMillis.getAsLong();
             round.run();
             done++;
-            quiet = compilationMillis() - before <= QUIET_COMPILATION_MS ? quiet + 1 : 0;
+            quiet = compiledMillis.getAsLong() - before <= QUIET_COMPILATION_MS ? quiet + 1 : 0;
             if (done >= MAX_WARMUPS || (done >= min && quiet >= QUIET_ROUNDS)) {
                 return done;
             }

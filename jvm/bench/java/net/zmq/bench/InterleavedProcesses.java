@@ -90,13 +90,21 @@ final class InterleavedProcesses {
         return new Suite.Interleaved((int) v[0], nat, jvm, inJvm, jeromq, (int) v[1], (int) v[2], v[3], v[4]);
     }
 
+    /** Ends process and the processes it started (a child's C process and JeroMQ's JVM), by force. */
+    private static void destroyWithDescendants(Process process) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+    }
+
     /** The command that runs main with args in a new JVM with this JVM's options and class path. */
     static List<String> javaCommand(Class<?> main, String... args) {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
         for (String option : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            // Not a debugger's or an agent's port, nor a log or recording file, that each child would fight over.
+            // Not a debugger's or an agent's port, nor a log or recording file, that each child would fight over, nor
+            // an option that prints to standard output, which carries a child's answers.
             if (!option.startsWith("-agentlib:") && !option.startsWith("-agentpath:") && !option.startsWith("-javaagent:")
-                    && !option.startsWith("-Xrunjdwp") && !option.startsWith("-Xlog") && !option.startsWith("-XX:StartFlightRecording")) {
+                    && !option.startsWith("-Xrunjdwp") && !option.startsWith("-Xlog") && !option.startsWith("-XX:StartFlightRecording")
+                    && !option.startsWith("-verbose") && !option.startsWith("-XX:+Print")) {
                 command.add(option);
             }
         }
@@ -120,10 +128,10 @@ final class InterleavedProcesses {
             Thread watchdog = Thread.ofPlatform().daemon().start(() -> {
                 try {
                     if (!child.waitFor(CHILD_LIMIT.toMillis(), TimeUnit.MILLISECONDS)) {
-                        child.destroyForcibly();
+                        destroyWithDescendants(child);
                     }
                 } catch (InterruptedException e) {
-                    child.destroyForcibly();
+                    destroyWithDescendants(child);
                 }
             });
             try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.US_ASCII))) {

@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import net.zmq.Context;
 import net.zmq.Message;
@@ -25,8 +26,6 @@ import net.zmq.Poller;
 import net.zmq.RecvFlags;
 import net.zmq.SendFlags;
 import net.zmq.Socket;
-import org.zeromq.ZContext;
-import org.zeromq.ZMQ;
 
 /**
  * The JVM benchmark suite, ROUTER to ROUTER over tcp at 64 B, 512 B, 1 KB and 64 KB, 10,000 messages per operation:
@@ -557,14 +556,36 @@ public final class Suite {
 
     /** Starts JeroMQ's side of the interleaved phase in a JVM of its own ({@link JeroServe}); read its "ready" with {@link #awaitReady}. */
     private Process startJeroMQ() throws IOException {
-        return new ProcessBuilder(InterleavedProcesses.javaCommand(JeroServe.class, "--warmups", Integer.toString(warmups)))
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String sizes = String.join(",", Arrays.stream(SIZES).mapToObj(Integer::toString).toList());
+        return new ProcessBuilder(InterleavedProcesses.javaCommand(JeroServe.class, "--warmups", Integer.toString(warmups),
+                "--messages", Integer.toString(MESSAGES), "--sizes", sizes)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }
 
+    /**
+     * The interleaved phase in this JVM, beside a native C process and JeroMQ's JVM, which it ends as it returns: with
+     * "quit" when the phase ran to its end, else by force (a failure must not leave them running).
+     */
     private List<Interleaved> interleave(String nativeBench) throws Exception {
+        List<Process> servers = new ArrayList<>();
+        boolean finished = false;
+        try {
+            servers.add(startNative(nativeBench));
+            servers.add(startJeroMQ());
+            List<Interleaved> out = interleave(nativeBench, servers.get(0), servers.get(1));
+            finished = true;
+            return out;
+        } finally {
+            for (Process server : servers) {
+                if (!finished || !server.waitFor(1, TimeUnit.MINUTES)) {
+                    server.destroyForcibly();
+                }
+                server.waitFor();
+            }
+        }
+    }
+
+    private List<Interleaved> interleave(String nativeBench, Process process, Process jeroProcess) throws Exception {
         List<Interleaved> out = new ArrayList<>();
-        Process process = startNative(nativeBench);
-        Process jeroProcess = startJeroMQ();
         try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
              PrintWriter cmd = new PrintWriter(process.getOutputStream(), true, StandardCharsets.US_ASCII);
              BufferedReader jin = new BufferedReader(new InputStreamReader(jeroProcess.getInputStream(), StandardCharsets.US_ASCII));
@@ -598,13 +619,15 @@ public final class Suite {
                     jeromqRuns[k] = () -> nativeRun(jcmd, jin, size);
                 }
                 // Each size takes the code down other paths (recompiling what was compiled for the last): every size
-                // in turn until the JIT is quiet, before any size is measured. (JeroMQ's process warmed itself so.)
+                // in turn until the JIT is quiet, before any size is measured; the JIT of both JVMs (JeroMQ's warmed
+                // itself so before it said it was ready).
+                LongSupplier compiled = () -> Harness.compilationMillis() + compiledMillis(jcmd, jin);
                 int sharedWarmup = Harness.warmUp(() -> {
                     for (int k = 0; k < SIZES.length; k++) {
                         jvmRuns[k].run();
                         jeromqRuns[k].getAsLong();
                     }
-                }, warmups);
+                }, warmups, compiled);
                 for (int k = 0; k < SIZES.length; k++) {
                     int size = SIZES[k];
                     Runnable jvm = jvmRuns[k];
@@ -614,8 +637,8 @@ public final class Suite {
                         jvm.run();
                         inJvm.run(size, MESSAGES);
                         jeromq.getAsLong();
-                    }, warmups);
-                    long compiledBefore = Harness.compilationMillis() + compiledMillis(jcmd, jin);
+                    }, warmups, compiled);
+                    long compiledBefore = compiled.getAsLong();
                     int sizeRounds = roundsAt(size);
                     long[] nat = new long[2 * sizeRounds];
                     long[] jv = new long[sizeRounds];
@@ -638,10 +661,10 @@ public final class Suite {
                         nat[2 * r + 1] = nativeRun(cmd, in, size);
                         jm[r] = jeromq.getAsLong();
                     }
-                    long compiled = Harness.compilationMillis() + compiledMillis(jcmd, jin) - compiledBefore;
-                    out.add(new Interleaved(size, nat, jv, cj, jm, sharedWarmup, warmed, compiled, allocated));
+                    long compiledMs = compiled.getAsLong() - compiledBefore;
+                    out.add(new Interleaved(size, nat, jv, cj, jm, sharedWarmup, warmed, compiledMs, allocated));
                     System.out.printf("interleaved %6d B: native %.2f ms, jvm %.2f ms, C inside the JVM %.2f ms, jeromq %.2f ms (%d + %d warm-up rounds, %d ms compiling while measured)%n", size,
-                            median(nat) / 1e6, median(jv) / 1e6, median(cj) / 1e6, median(jm) / 1e6, sharedWarmup, warmed, compiled);
+                            median(nat) / 1e6, median(jv) / 1e6, median(cj) / 1e6, median(jm) / 1e6, sharedWarmup, warmed, compiledMs);
                 }
             } finally {
                 for (int i = resources.size() - 1; i >= 0; i--) { // each sender before its pair
@@ -650,21 +673,14 @@ public final class Suite {
             }
             cmd.println("quit");
             jcmd.println("quit");
-        } finally {
-            process.waitFor();
-            jeroProcess.waitFor();
         }
         return out;
     }
 
     /** The milliseconds JeroMQ's process has spent compiling so far. */
-    private static long compiledMillis(PrintWriter cmd, BufferedReader in) throws IOException {
+    private static long compiledMillis(PrintWriter cmd, BufferedReader in) {
         cmd.println("compiled");
-        String line = in.readLine();
-        if (line == null) {
-            throw new IllegalStateException("JeroMQ's process exited");
-        }
-        return Long.parseLong(line.trim());
+        return readNumber(in);
     }
 
     private int roundsAt(int size) {
@@ -674,6 +690,11 @@ public final class Suite {
     /** One timed run of a serving process (the native baseline or JeroMQ's): its nanoseconds, as it measured them. */
     static long nativeRun(PrintWriter cmd, BufferedReader in, int size) {
         cmd.println("throughput " + size + " " + MESSAGES);
+        return readNumber(in);
+    }
+
+    /** A serving process's answer: one number on a line. */
+    private static long readNumber(BufferedReader in) {
         try {
             String line = in.readLine();
             if (line == null) {
@@ -698,65 +719,6 @@ public final class Suite {
         return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
     }
 
-    /** JeroMQ's ROUTER pair running the same loop (sender on its own thread, reused buffers). */
-    static final class JeroPair {
-        private final ZMQ.Socket receiver;
-        private final ZMQ.Socket sender;
-        // A daemon thread: the suite's JVM must exit when main returns.
-        private final java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor(
-                r -> Thread.ofPlatform().daemon().name("jeromq-sender").unstarted(r));
-
-        JeroPair(ZContext ctx) {
-            receiver = ctx.createSocket(org.zeromq.SocketType.ROUTER);
-            sender = ctx.createSocket(org.zeromq.SocketType.ROUTER);
-            for (ZMQ.Socket s : new ZMQ.Socket[] {receiver, sender}) {
-                s.setSndHWM(0);
-                s.setRcvHWM(0);
-                s.setLinger(0);
-            }
-            receiver.setIdentity(RouterPair.RECEIVER_ID);
-            int port = receiver.bindToRandomPort("tcp://127.0.0.1");
-            sender.setRouterMandatory(true);
-            sender.connect("tcp://127.0.0.1:" + port);
-            // Until the handshake is done the receiver's id is unknown (EHOSTUNREACH, thrown by JeroMQ): retry.
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (true) {
-                try {
-                    if (sender.sendMore(RouterPair.RECEIVER_ID)) {
-                        break;
-                    }
-                } catch (org.zeromq.ZMQException e) {
-                    if (System.nanoTime() > deadline) {
-                        throw e;
-                    }
-                }
-                Thread.onSpinWait();
-            }
-            sender.send("hello");
-            receiver.recv();
-            receiver.recv();
-        }
-
-        void run(byte[] payload, byte[] buffer, int messages) {
-            var done = thread.submit(() -> {
-                for (int n = 0; n < messages; n++) {
-                    sender.sendMore(RouterPair.RECEIVER_ID);
-                    sender.send(payload, 0);
-                }
-            });
-            byte[] id = new byte[16];
-            for (int n = 0; n < messages; n++) {
-                receiver.recv(id, 0, id.length, 0);
-                receiver.recv(buffer, 0, buffer.length, 0);
-            }
-            try {
-                done.get();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }
-    }
-
     // ---- report
 
     private void write(Path dir, List<InterleavedProcesses.Spread> interleaved, List<Paired> zeroCopy, double[] critical, double[] ordinary, long seconds) throws IOException {
@@ -779,7 +741,7 @@ public final class Suite {
 
         md.append("## Beside native C and JeroMQ (interleaved)\n\n");
         md.append("The phase runs in ").append(processes).append(" fresh JVMs one after the other, each with its own C process, its own JVM for JeroMQ (as JMH forks one per benchmark: JeroMQ's code, threads and garbage share nothing with this binding's process; it warms itself up at every size in turn until its JIT is quiet) and ").append(smallRounds)
-                .append(" rounds per size below 64 KB, ").append(largeRounds).append(" at 64 KB (a 64 KB round takes about twenty times as long), after its warm-up rounds (as above: first this binding and JeroMQ at every size in turn, so that no size's measured rounds recompile what another size's paths deoptimised, then the size's own rounds; their numbers over the processes and the JIT compilation time that still fell in the measured rounds, both JVMs' summed, are the last two columns). ")
+                .append(" rounds per size below 64 KB, ").append(largeRounds).append(" at 64 KB (a 64 KB round takes about twenty times as long), after its warm-up rounds (as above, until the JIT compilers of both JVMs are quiet: first this binding and JeroMQ at every size in turn, so that no size's measured rounds recompile what another size's paths deoptimised, then the size's own rounds; their numbers over the processes and the JIT compilation time that still fell in the measured rounds, both JVMs' summed, are the last two columns). ")
                 .append("Each round runs the native C baseline (`zmq_native_bench serve`, same libzmq), this binding (reused buffer; measured before any zero-copy message exists in the process, so with the critical calls) and the same C loop inside this JVM (next section; the two in turns first), the native baseline again, then JeroMQ (each serving process times its own run). ")
                 .append("Throughput ratio = native time / other time (1.00 = as fast as C; above 1 = faster); medians over every round of every process. Per round, the JVM run is compared with the mean of the two native runs around it. Per process: the mean of its rounds' ratios; across the processes, the mean of those with its 95% confidence interval (Student's t, ")
                 .append(processes - 1).append(" degrees of freedom) and the lowest and highest process. A process's rounds share its threads' placement, memory layout and JIT decisions, so they vary less than processes do: the per-process interval is the one that covers a new run; the per-round one, over all rounds, is given beside it.\n\n");
