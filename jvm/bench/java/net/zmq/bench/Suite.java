@@ -618,9 +618,9 @@ public final class Suite {
                     int size = SIZES[k];
                     jeromqRuns[k] = () -> nativeRun(jcmd, jin, size);
                 }
-                // Each size takes the code down other paths (recompiling what was compiled for the last): every size
-                // in turn until the JIT is quiet, before any size is measured; the JIT of both JVMs (JeroMQ's warmed
-                // itself so before it said it was ready).
+                // Each size takes the code down other paths (recompiling what was compiled for the last): every size in
+                // turn until the JIT compilers of both JVMs are quiet (JeroMQ's did so alone before it said it was
+                // ready), before any size is measured.
                 LongSupplier compiled = () -> Harness.compilationMillis() + compiledMillis(jcmd, jin);
                 int sharedWarmup = Harness.warmUp(() -> {
                     for (int k = 0; k < SIZES.length; k++) {
