@@ -106,9 +106,7 @@ public final class Context implements AutoCloseable {
         if (linger.isNegative()) {
             throw new IllegalArgumentException("the default linger must not be negative (got " + linger + ")");
         }
-        // At most libzmq's int milliseconds, compared as Durations: toMillis() throws for one as long as FOREVER's.
-        defaultLingerMs = linger.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) >= 0 ? Integer.MAX_VALUE
-                : (int) linger.toMillis();
+        defaultLingerMs = Timeouts.fitsIntMillis(linger) ? (int) linger.toMillis() : Integer.MAX_VALUE; // at most libzmq's
     }
 
     /** The linger new sockets get. */

@@ -775,9 +775,6 @@ public final class Socket implements AutoCloseable {
 
     // ---- options
 
-    /** The shortest duration too long for an option: libzmq's are int milliseconds (a fraction is dropped). */
-    private static final Duration TOO_LONG_FOR_AN_OPTION = Duration.ofMillis(Integer.MAX_VALUE + 1L);
-
     /**
      * Sets an option.
      *
@@ -809,8 +806,7 @@ public final class Socket implements AutoCloseable {
                 }
                 case DURATION -> {
                     Duration d = (Duration) value;
-                    // Compared as Durations: toMillis() throws for one as long as ChronoUnit.FOREVER's.
-                    if (d != null && d.compareTo(TOO_LONG_FOR_AN_OPTION) >= 0) {
+                    if (d != null && !Timeouts.fitsIntMillis(d)) {
                         throw new IllegalArgumentException(option.name + " must be at most " + Integer.MAX_VALUE
                                 + " ms (got " + d + "; null or a negative duration gives libzmq's -1)");
                     }

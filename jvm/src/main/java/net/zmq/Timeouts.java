@@ -18,6 +18,17 @@ final class Timeouts {
         return timeout == null || timeout.isNegative() || timeout.compareTo(FOREVER) > 0;
     }
 
+    /** The shortest duration libzmq's int milliseconds cannot hold (a fraction of a millisecond is dropped). */
+    private static final Duration TOO_LONG_FOR_INT_MILLIS = Duration.ofMillis(Integer.MAX_VALUE + 1L);
+
+    /**
+     * Whether duration, in whole milliseconds, fits libzmq's int ones (about 24.8 days). Compared as Durations, as
+     * {@link #isForever} is.
+     */
+    static boolean fitsIntMillis(Duration duration) {
+        return duration.compareTo(TOO_LONG_FOR_INT_MILLIS) < 0;
+    }
+
     /** The System.nanoTime() at which timeout passes, or 0 (no deadline) when it means forever ({@link #isForever}). */
     static long deadline(Duration timeout) {
         return isForever(timeout) ? 0 : System.nanoTime() + timeout.toNanos();
