@@ -106,7 +106,7 @@ public final class Context implements AutoCloseable {
         if (linger.isNegative()) {
             throw new IllegalArgumentException("the default linger must not be negative (got " + linger + ")");
         }
-        defaultLingerMs = Timeouts.fitsIntMillis(linger) ? (int) linger.toMillis() : Integer.MAX_VALUE; // at most libzmq's
+        defaultLingerMs = Timeouts.fitsIntMillis(linger) ? (int) Timeouts.millisRoundedUp(linger) : Integer.MAX_VALUE; // at most libzmq's
     }
 
     /** The linger new sockets get. */

@@ -139,7 +139,7 @@ public final class Poller implements AutoCloseable {
 
     /**
      * Waits until at least one socket is ready or the timeout passes (null, negative or longer than about 146 years:
-     * forever; zero: just look; counted in whole milliseconds, rounded down).
+     * forever; zero: just look; counted in whole milliseconds, a fraction of one rounded up).
      *
      * @return how many sockets are ready (0 when the timeout passed)
      * @throws ContextTerminatedException a socket's context was closed
@@ -163,7 +163,7 @@ public final class Poller implements AutoCloseable {
     }
 
     private int pollClaimed(Duration timeout) {
-        long timeoutMs = Timeouts.isForever(timeout) ? -1 : timeout.toMillis();
+        long timeoutMs = Timeouts.isForever(timeout) ? -1 : Timeouts.millisRoundedUp(timeout);
         int count = sockets.size();
         int claimed = 0;
         try {

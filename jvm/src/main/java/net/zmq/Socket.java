@@ -810,7 +810,7 @@ public final class Socket implements AutoCloseable {
                         throw new IllegalArgumentException(option.name + " must be at most " + Integer.MAX_VALUE
                                 + " ms (got " + d + "; null or a negative duration gives libzmq's -1)");
                     }
-                    long ms = d == null || d.isNegative() ? -1 : d.toMillis();
+                    long ms = d == null || d.isNegative() ? -1 : Timeouts.millisRoundedUp(d);
                     buffer.set(JAVA_INT, 0, (int) ms);
                     size = 4;
                     if (option == SocketOption.RCVTIMEO) {

@@ -18,15 +18,24 @@ final class Timeouts {
         return timeout == null || timeout.isNegative() || timeout.compareTo(FOREVER) > 0;
     }
 
-    /** The shortest duration libzmq's int milliseconds cannot hold (a fraction of a millisecond is dropped). */
-    private static final Duration TOO_LONG_FOR_INT_MILLIS = Duration.ofMillis(Integer.MAX_VALUE + 1L);
+    /** The longest duration libzmq's int milliseconds hold (about 24.8 days). */
+    private static final Duration LONGEST_INT_MILLIS = Duration.ofMillis(Integer.MAX_VALUE);
 
     /**
-     * Whether duration, in whole milliseconds, fits libzmq's int ones (about 24.8 days). Compared as Durations, as
-     * {@link #isForever} is.
+     * Whether duration, in milliseconds rounded up ({@link #millisRoundedUp}), fits libzmq's int ones. Compared as
+     * Durations, as {@link #isForever} is.
      */
     static boolean fitsIntMillis(Duration duration) {
-        return duration.compareTo(TOO_LONG_FOR_INT_MILLIS) < 0;
+        return duration.compareTo(LONGEST_INT_MILLIS) <= 0;
+    }
+
+    /**
+     * A non-negative duration in whole milliseconds, a fraction of one rounded up: every wait lasts at least as long as
+     * asked, and a positive duration never becomes libzmq's 0 ("do not wait"). As {@link #left} rounds.
+     */
+    static long millisRoundedUp(Duration duration) {
+        long ms = duration.toMillis();
+        return duration.toNanosPart() % 1_000_000 == 0 ? ms : ms + 1;
     }
 
     /** The System.nanoTime() at which timeout passes, or 0 (no deadline) when it means forever ({@link #isForever}). */

@@ -87,6 +87,35 @@ class OptionTests {
         }
     }
 
+    /**
+     * A fraction of a millisecond rounds up, for an option, the context's default linger and a poll alike: a wait
+     * lasts at least as long as asked, and a positive duration never becomes libzmq's 0 ("do not wait").
+     */
+    @Test
+    void aFractionOfAMillisecondRoundsUp() {
+        try (Socket s = context.socket(SocketType.PULL); Poller poller = new Poller()) {
+            s.setOption(SocketOption.RCVTIMEO, Duration.ofNanos(1));
+            assertEquals(Duration.ofMillis(1), s.getOption(SocketOption.RCVTIMEO));
+            s.setOption(SocketOption.RCVTIMEO, Duration.ofMillis(250).plusNanos(1));
+            assertEquals(Duration.ofMillis(251), s.getOption(SocketOption.RCVTIMEO));
+            s.setOption(SocketOption.RCVTIMEO, Duration.ofMillis(250));
+            assertEquals(Duration.ofMillis(250), s.getOption(SocketOption.RCVTIMEO));
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> s.setOption(SocketOption.RCVTIMEO, Duration.ofMillis(Integer.MAX_VALUE).plusNanos(1)));
+            assertTrue(e.getMessage().contains("RCVTIMEO must be at most 2147483647 ms"), e.getMessage());
+
+            poller.add(s, Poller.READABLE); // nothing ever arrives
+            long start = System.nanoTime();
+            assertEquals(0, poller.poll(Duration.ofNanos(500_000)));
+            long waited = System.nanoTime() - start;
+            assertTrue(waited >= 500_000, "a poll of half a millisecond returned after " + waited + " ns");
+        }
+        context.setDefaultLinger(Duration.ofNanos(500_000));
+        try (Socket s = context.socket(SocketType.PUSH)) {
+            assertEquals(Duration.ofMillis(1), s.getOption(SocketOption.LINGER));
+        }
+    }
+
     @Test
     void reqOutOfTurnSaysWhy() {
         try (Socket req = context.socket(SocketType.REQ)) {
