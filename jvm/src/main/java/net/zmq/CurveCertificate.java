@@ -31,15 +31,26 @@ public final class CurveCertificate {
      * is replaced, never written through. The secret file goes first, so a new public file always has its secret.
      *
      * @return the paths written, public first
+     * @throws IllegalStateException keys has no secret key and {@code dir/name.key_secret} holds another public key
+     *                               (or none): the public file written beside it would disagree with it. Nothing is
+     *                               written then.
      */
     public static Path[] save(CurveKeyPair keys, Path dir, String name) throws IOException {
         Files.createDirectories(dir);
         Path pub = dir.resolve(name + ".key");
+        Path sec = dir.resolve(name + ".key_secret");
         if (keys.secretKey() == null) {
+            if (Files.exists(sec, LinkOption.NOFOLLOW_LINKS)) {
+                String theirs = read(sec)[0];
+                if (!keys.publicKey().equals(theirs)) {
+                    throw new IllegalStateException(sec + " holds the secret key of another key pair (public key "
+                            + theirs + "): a public file of " + keys.publicKey() + " beside it would disagree with it. "
+                            + "Save under another name, or move that file away first (it may be the only copy of its key)");
+                }
+            }
             replace(pub, text(keys.publicKey(), null), "rw-r--r--");
             return new Path[] {pub};
         }
-        Path sec = dir.resolve(name + ".key_secret");
         replace(sec, text(keys.publicKey(), keys.secretKey()), "rw-------");
         replace(pub, text(keys.publicKey(), null), "rw-r--r--");
         return new Path[] {pub, sec};
@@ -105,6 +116,25 @@ public final class CurveCertificate {
      * @throws ZmqException              the file has a secret key, and this libzmq has no CURVE to check it with
      */
     public static CurveKeyPair load(Path file) throws IOException {
+        String[] keys = read(file);
+        String publicKey = keys[0];
+        String secretKey = keys[1];
+        if (publicKey == null) {
+            throw new IllegalArgumentException(file + " has no public-key in a curve section: it is not a CURVE certificate");
+        }
+        if (NO_SECRET_KEY.equals(secretKey)) {
+            secretKey = null;
+        }
+        CurveKeyPair pair = new CurveKeyPair(publicKey, secretKey);
+        if (secretKey != null && !Curve.publicKeyOf(secretKey).equals(publicKey)) {
+            throw new IllegalArgumentException(file + ": its secret-key does not belong to its public-key (the pair was "
+                    + "mixed up or edited); save the key pair again");
+        }
+        return pair;
+    }
+
+    /** The public-key and secret-key of a file's {@code curve} section, as written (each null when missing). */
+    private static String[] read(Path file) throws IOException {
         String publicKey = null;
         String secretKey = null;
         String section = null;
@@ -124,17 +154,6 @@ public final class CurveCertificate {
                 }
             }
         }
-        if (publicKey == null) {
-            throw new IllegalArgumentException(file + " has no public-key in a curve section: it is not a CURVE certificate");
-        }
-        if (NO_SECRET_KEY.equals(secretKey)) {
-            secretKey = null;
-        }
-        CurveKeyPair keys = new CurveKeyPair(publicKey, secretKey);
-        if (secretKey != null && !Curve.publicKeyOf(secretKey).equals(publicKey)) {
-            throw new IllegalArgumentException(file + ": its secret-key does not belong to its public-key (the pair was "
-                    + "mixed up or edited); save the key pair again");
-        }
-        return keys;
+        return new String[] {publicKey, secretKey};
     }
 }

@@ -16,6 +16,7 @@ import java.util.function.Consumer;
 import net.zmq.support.Zmq;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Z85, CURVE, certificates and the ZAP authenticator, with real handshakes over tcp. */
 class SecurityTests {
@@ -58,6 +59,27 @@ class SecurityTests {
             }
             Files.delete(dir);
         }
+    }
+
+    /**
+     * A public-only save beside the secret file of another key pair is refused, and writes nothing: the two files
+     * would disagree, and that secret file may be the only copy of its key. The same pair's public key is written.
+     */
+    @Test
+    void aPublicOnlySaveBesideAnotherPairsSecretFileIsRefused(@TempDir Path dir) throws Exception {
+        CurveKeyPair first = Curve.generateKeyPair();
+        Path[] files = CurveCertificate.save(first, dir, "server");
+        CurveKeyPair second = new CurveKeyPair(Curve.generateKeyPair().publicKey(), null);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> CurveCertificate.save(second, dir, "server"));
+        assertTrue(e.getMessage().contains(files[1] + " holds the secret key of another key pair (public key "
+                + first.publicKey() + ")"), e.getMessage());
+        assertEquals(first, CurveCertificate.load(files[1]));
+        assertEquals(new CurveKeyPair(first.publicKey(), null), CurveCertificate.load(files[0]));
+
+        assertArrayEquals(new Path[] {files[0]}, CurveCertificate.save(new CurveKeyPair(first.publicKey(), null), dir, "server"));
+        assertEquals(first, CurveCertificate.load(files[1]));
+        assertArrayEquals(new Path[] {dir.resolve("client.key")}, CurveCertificate.save(second, dir, "client"));
+        assertEquals(second, CurveCertificate.load(dir.resolve("client.key")));
     }
 
     private boolean curveExchange(CurveKeyPair server, CurveKeyPair client) {
