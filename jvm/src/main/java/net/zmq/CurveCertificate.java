@@ -43,9 +43,10 @@ public final class CurveCertificate {
             if (Files.exists(sec, LinkOption.NOFOLLOW_LINKS)) {
                 String theirs = read(sec)[0];
                 if (!keys.publicKey().equals(theirs)) {
-                    throw new IllegalStateException(sec + " holds the secret key of another key pair (public key "
-                            + theirs + "): a public file of " + keys.publicKey() + " beside it would disagree with it. "
-                            + "Save under another name, or move that file away first (it may be the only copy of its key)");
+                    throw new IllegalStateException(sec + (theirs == null ? " is there and is not a CURVE certificate"
+                            : " holds the secret key of another key pair (public key " + theirs + ")") + ": a public file of "
+                            + keys.publicKey() + " beside it would disagree with it. Save under another name, or move "
+                            + "that file away first (it may be the only copy of its key)");
                 }
             }
             replace(pub, text(keys.publicKey(), null), "rw-r--r--");

@@ -5,8 +5,9 @@ import java.time.Duration;
 /**
  * A socket option with its Java type, for {@link Socket#setOption} and {@link Socket#getOption}: integers as
  * {@code Integer}, 64-bit values as {@code Long}, flags as {@code Boolean}, intervals as {@link Duration}
- * (whole milliseconds, a fraction of one rounded up; {@code null} or a negative duration means libzmq's "infinite", -1), identities and keys as
- * {@code byte[]} (a CURVE key's 32 bytes; {@link Z85} converts its 40-character text), text as {@code String}. Read-only options throw {@link UnsupportedOperationException} on set.
+ * (whole milliseconds, a fraction of one rounded up; {@code null} or a negative duration means libzmq's "infinite",
+ * -1), identities and keys as {@code byte[]} (a CURVE key's 32 bytes; {@link Z85} converts its 40-character text), text
+ * as {@code String}. Read-only options throw {@link UnsupportedOperationException} on set.
  *
  * @param <T> the value's type
  */

@@ -76,6 +76,11 @@ class SecurityTests {
         assertEquals(first, CurveCertificate.load(files[1]));
         assertEquals(new CurveKeyPair(first.publicKey(), null), CurveCertificate.load(files[0]));
 
+        Files.writeString(dir.resolve("odd.key_secret"), "not a certificate\n");
+        IllegalStateException odd = assertThrows(IllegalStateException.class, () -> CurveCertificate.save(second, dir, "odd"));
+        assertTrue(odd.getMessage().contains("odd.key_secret is there and is not a CURVE certificate"), odd.getMessage());
+        assertFalse(Files.exists(dir.resolve("odd.key")));
+
         assertArrayEquals(new Path[] {files[0]}, CurveCertificate.save(new CurveKeyPair(first.publicKey(), null), dir, "server"));
         assertEquals(first, CurveCertificate.load(files[1]));
         assertArrayEquals(new Path[] {dir.resolve("client.key")}, CurveCertificate.save(second, dir, "client"));
