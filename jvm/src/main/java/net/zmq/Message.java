@@ -148,10 +148,20 @@ public final class Message implements AutoCloseable {
         }
     }
 
-    /** The content's size in bytes. */
+    /**
+     * The content's size in bytes.
+     *
+     * @throws IllegalStateException the content is larger than an int can count (2 GiB or more): read it through
+     *                               {@link #data()}, whose byteSize() says its size
+     */
     public int size() {
         try {
-            return (int) LibZmq.msgSize(live());
+            long size = LibZmq.msgSize(live());
+            if (size > Integer.MAX_VALUE) {
+                throw new IllegalStateException("the frame holds " + size + " bytes, more than an int counts: read it "
+                        + "through data(), whose byteSize() is its size");
+            }
+            return (int) size;
         } finally {
             Reference.reachabilityFence(this);
         }
@@ -166,7 +176,11 @@ public final class Message implements AutoCloseable {
         }
     }
 
-    /** A copy of the content. */
+    /**
+     * A copy of the content.
+     *
+     * @throws IllegalStateException the content is larger than a Java array holds (see {@link #bytesOf})
+     */
     public byte[] toByteArray() {
         try {
             return bytesOf(live());
@@ -175,8 +189,22 @@ public final class Message implements AutoCloseable {
         }
     }
 
+    /** The largest array the JVM makes (a few bytes under Integer.MAX_VALUE, for the array's header). */
+    private static final int LARGEST_ARRAY = Integer.MAX_VALUE - 8;
+
+    /**
+     * A copy of msg's content in a new array.
+     *
+     * @throws IllegalStateException the content is larger than a Java array holds: it can only be read as a
+     *                               {@link Message} (its {@link #data()}); {@link SocketOption#MAXMSGSIZE} refuses
+     *                               such frames from peers
+     */
     static byte[] bytesOf(MemorySegment msg) {
         long size = LibZmq.msgSize(msg);
+        if (size > LARGEST_ARRAY) {
+            throw new IllegalStateException("a frame of " + size + " bytes does not fit in a Java array: receive it into "
+                    + "a Message and read its data() segment, or set MAXMSGSIZE to refuse such frames");
+        }
         byte[] bytes = new byte[(int) size];
         if (size > 0) {
             MemorySegment.copy(LibZmq.EVERYTHING, JAVA_BYTE, LibZmq.msgDataAddress(msg), bytes, 0, (int) size);
@@ -187,7 +215,8 @@ public final class Message implements AutoCloseable {
     /**
      * Copies the content into dest (as much as fits).
      *
-     * @return the content's full size (greater than dest.length when it did not fit)
+     * @return the content's full size (greater than dest.length when it did not fit; Integer.MAX_VALUE for a content
+     *         of 2 GiB or more, as zmq_recv reports one)
      */
     public int copyTo(byte[] dest) {
         try {
@@ -197,7 +226,7 @@ public final class Message implements AutoCloseable {
             if (n > 0) {
                 MemorySegment.copy(LibZmq.EVERYTHING, JAVA_BYTE, LibZmq.msgDataAddress(m), dest, 0, n);
             }
-            return (int) size;
+            return (int) Math.min(size, Integer.MAX_VALUE);
         } finally {
             Reference.reachabilityFence(this);
         }
@@ -293,7 +322,8 @@ public final class Message implements AutoCloseable {
             MemorySegment m = live();
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment value = LibZmq.msgGets(m, arena.allocateFrom(name));
-                return value.equals(MemorySegment.NULL) ? null : value.reinterpret(4096).getString(0);
+                // A NUL-terminated string of any length (a peer's metadata property can be long).
+                return value.equals(MemorySegment.NULL) ? null : value.reinterpret(Long.MAX_VALUE).getString(0);
             }
         } finally {
             Reference.reachabilityFence(this);

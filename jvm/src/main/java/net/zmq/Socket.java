@@ -360,12 +360,15 @@ public final class Socket implements AutoCloseable {
     byte[] recvBytesHeld(int flags) {
         SocketCore c = core;
         MemorySegment msg = c.message();
-        if (transfer(MSG_RECV, c, msg, 0, flags) < 0) {
+        int size = transfer(MSG_RECV, c, msg, 0, flags);
+        if (size < 0) {
             return null;
         }
-        byte[] frame = Message.bytesOf(msg);
-        c.copiedOut(frame.length);
-        return frame;
+        try {
+            return Message.bytesOf(msg);
+        } finally {
+            c.copiedOut(size); // also when the frame was too large for an array: not kept until the next receive
+        }
     }
 
     /** Sends data as one frame with the claim held (by a proxy running on this thread). @return false on EAGAIN */
@@ -422,14 +425,17 @@ public final class Socket implements AutoCloseable {
                 return null;
             }
             MultipartMessage result = new MultipartMessage();
-            result.add(Message.bytesOf(msg));
-            while (LibZmq.msgMore(msg)) {
-                if (transfer(MSG_RECV, c, msg, 0, 0) < 0) {
-                    throw new IllegalStateException("the rest of a multipart message did not arrive");
-                }
+            try {
                 result.add(Message.bytesOf(msg));
+                while (LibZmq.msgMore(msg)) {
+                    if (transfer(MSG_RECV, c, msg, 0, 0) < 0) {
+                        throw new IllegalStateException("the rest of a multipart message did not arrive");
+                    }
+                    result.add(Message.bytesOf(msg));
+                }
+            } finally {
+                c.copiedOut(LibZmq.msgSize(msg));
             }
-            c.copiedOut(LibZmq.msgSize(msg));
             return result;
         } finally {
             c.endReceive();

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -109,6 +110,44 @@ class MessagingTests {
             assertFalse(in.more());
             in.rebuild(3);
             assertEquals(3, in.size());
+        }
+    }
+
+    /** A frame of 2 GiB or more is neither counted in an int nor copied into an array: both say how to read it. */
+    @Test
+    void aFrameTooLargeForAnArraySaysHowToReadIt() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment huge = arena.allocate(8).reinterpret(1L << 31); // never read: only its size is asked for
+            try (Message m = new Message(huge, segment -> { })) {
+                assertEquals(1L << 31, m.data().byteSize());
+                IllegalStateException size = assertThrows(IllegalStateException.class, m::size);
+                assertTrue(size.getMessage().contains("2147483648 bytes") && size.getMessage().contains("data()"), size.getMessage());
+                IllegalStateException copy = assertThrows(IllegalStateException.class, m::toByteArray);
+                assertTrue(copy.getMessage().contains("does not fit in a Java array"), copy.getMessage());
+            }
+        }
+    }
+
+    /** A metadata property is read whole however long it is: here one of 5,000 bytes that a ZAP handler gave. */
+    @Test
+    void aLongMetadataPropertyIsReadWhole() {
+        String value = "v".repeat(5000);
+        try (Socket zap = Zmq.socket(context, SocketType.REP); Socket server = Zmq.socket(context, SocketType.PULL);
+             Socket client = Zmq.socket(context, SocketType.PUSH); Message received = new Message()) {
+            zap.bind("inproc://zeromq.zap.01"); // this test answers libzmq's ZAP request itself
+            server.setOption(SocketOption.ZAP_DOMAIN, "test"); // so that libzmq asks about a NULL connection
+            Zmq.connect(server, client, "tcp");
+            assertTrue(client.send("hello"));
+            MultipartMessage request = zap.recvMultipart();
+            assertEquals("1.0", request.getString(0));
+            ByteBuffer metadata = ByteBuffer.allocate(1 + 5 + 4 + value.length()); // ZMTP: name length, name, value length, value
+            metadata.put((byte) 5).put("X-Big".getBytes()).putInt(value.length()).put(value.getBytes());
+            assertTrue(zap.sendMultipart(MultipartMessage.of("1.0", request.getString(1), "200", "OK", "someone")
+                    .add(metadata.array())));
+            assertTrue(server.recv(received, RecvFlags.NONE));
+            assertEquals("hello", new String(received.toByteArray()));
+            assertEquals(value, received.property("X-Big"));
+            assertEquals("someone", received.property("User-Id"));
         }
     }
 
