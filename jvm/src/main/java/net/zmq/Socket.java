@@ -914,8 +914,10 @@ public final class Socket implements AutoCloseable {
             MemorySegment text = endpoint == null ? MemorySegment.NULL : arena.allocateFrom(endpoint);
             MemorySegment state = c.callState();
             if (LibZmq.socketMonitor(state, c.handle, text, events) != 0) {
-                throw error(LibZmq.errno(state), "Monitoring on " + endpoint);
+                throw error(LibZmq.errno(state), endpoint == null ? "Stopping the monitoring" : "Monitoring on " + endpoint);
             }
+            c.monitoredInto(null); // stopped, or replaced by this one: a SocketMonitor's is set by it after this
+
         } finally {
             c.end();
         }

@@ -28,8 +28,8 @@ import net.zmq.internal.Reactor;
  * running libzmq call: a close and a call's begin or end each write their own word, then read the other's, all
  * volatile, so at least one of them sees the other. A virtual thread parked in a wait on the socket
  * ({@link #addWaiter}) is woken by the close and ends its call (see {@link #requestClose(String)}). This object holds no
- * reference to the {@link Socket} or the {@link Context}: it is the Cleaner action of the former and is reachable
- * from the latter's termination.
+ * reference to its {@link Socket} or the {@link Context} (only, while monitored, to its monitor's event socket): it is
+ * the Cleaner action of the former and is reachable from the latter's termination.
  */
 final class SocketCore implements Runnable {
     static final long FREE = 0;
@@ -101,6 +101,14 @@ final class SocketCore implements Runnable {
      */
     int notificationFd = -1;
     MemorySegment notificationPoller = MemorySegment.NULL;
+    /**
+     * The event socket of the {@link SocketMonitor} of this socket while it monitors, else null; under this object's
+     * lock. libzmq sends each event with a blocking send, from its I/O and reaper threads too, and still after
+     * zmq_close: an event socket closed while libzmq monitors would stop the sending thread at the next event. Held
+     * here, a monitor dropped unclosed cannot have its event socket collected (and closed) before this socket's close,
+     * which stops the monitoring first ({@link #closeNative}).
+     */
+    private Socket monitorEvents;
     /** The virtual thread parked in a wait on this socket; for a thread-safe socket, all of them (waiters). */
     private volatile Thread waiter;
     private final Set<Thread> waiters;
@@ -238,6 +246,15 @@ final class SocketCore implements Runnable {
     }
 
     private void closeNative() {
+        synchronized (this) {
+            if (monitorEvents != null) {
+                if (!monitorEvents.isClosed()) { // else that close already left libzmq's sends without a reader
+                    LibZmq.socketMonitor(callState, handle, MemorySegment.NULL, 0); // no event after this
+                }
+                monitorEvents = null;
+                notifyAll(); // awaitMonitoringStopped
+            }
+        }
         if (notificationFd >= 0) {
             Reactor.unregister(notificationFd);
         }
@@ -393,6 +410,30 @@ final class SocketCore implements Runnable {
     /** The option buffer for this call (claim held): the socket's, or on a thread-safe socket the thread's. */
     MemorySegment options() {
         return threadSafe ? CallScratch.ofThread().options : optionBuffer;
+    }
+
+    /** A {@link SocketMonitor} monitors this socket into events (see {@link #monitorEvents}); null: none does. */
+    synchronized void monitoredInto(Socket events) {
+        monitorEvents = events;
+    }
+
+    /**
+     * Once this socket is closed: waits until its close has stopped libzmq's monitoring (it does so at once, without
+     * waiting on anything), so the monitor's event socket can be closed.
+     */
+    synchronized void awaitMonitoringStopped() {
+        assert isClosed() : "waiting for a close that was not made";
+        boolean interrupted = false;
+        while (monitorEvents != null) {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Registers t as parked in a wait on this socket until {@link #removeWaiter}, for {@link #wakeWaiters}. */

@@ -7,8 +7,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Receives a socket's events (zmq_socket_monitor): connections, handshakes, disconnections. Create it on the
- * monitored socket's thread (it configures that socket), then {@link #receive} on any one thread; close it before the
- * monitored socket.
+ * monitored socket's thread (it configures that socket), then {@link #receive} on any one thread; close it when done,
+ * before or after the monitored socket. One never closed keeps its event socket, and the events nobody reads, until
+ * the monitored socket is closed.
  */
 public final class SocketMonitor implements AutoCloseable {
     private static final AtomicInteger NEXT = new AtomicInteger();
@@ -19,24 +20,26 @@ public final class SocketMonitor implements AutoCloseable {
      * Starts monitoring socket for the given events.
      *
      * @param eventMask {@link SocketEvent} bits ({@link SocketEvent#ALL} for all)
+     * @throws IllegalArgumentException eventMask has a bit outside {@link SocketEvent#ALL}
      */
     public SocketMonitor(Socket socket, int eventMask) {
+        if ((eventMask & ~SocketEvent.ALL) != 0) {
+            throw new IllegalArgumentException("eventMask 0x" + Integer.toHexString(eventMask) + " has bits outside "
+                    + "SocketEvent.ALL (0xffff): combine SocketEvent's constants");
+        }
         String endpoint = "inproc://net-zmq-monitor-" + NEXT.incrementAndGet();
         monitored = socket;
         events = new Socket(socket.context(), SocketType.PAIR);
-        boolean monitoring = false;
         try {
-            // libzmq 4.3 sends each event from its I/O thread with a blocking send: with the pipe full (events nobody
-            // reads), or without this socket as its peer, the I/O thread would stop. No limit on this side keeps the
-            // pipe from filling; close() stops the monitoring before this socket goes.
+            // libzmq 4.3 sends each event from its I/O and reaper threads with a blocking send: with the pipe full
+            // (events nobody reads), or without this socket as its peer, that thread would stop. No limit on this side
+            // keeps the pipe from filling; connected before libzmq binds its end, this socket is the peer of the first
+            // event; the monitored socket holds it until the monitoring stops (see SocketCore.monitorEvents).
             events.setOption(SocketOption.RCVHWM, 0);
-            socket.monitor(endpoint, eventMask);
-            monitoring = true;
             events.connect(endpoint);
+            socket.monitor(endpoint, eventMask);
+            socket.core.monitoredInto(events);
         } catch (RuntimeException e) {
-            if (monitoring) {
-                socket.monitor(null, 0);
-            }
             events.close();
             throw e;
         }
@@ -105,11 +108,16 @@ public final class SocketMonitor implements AutoCloseable {
         if (!monitored.isClosed()) {
             try {
                 monitored.monitor(null, 0);
+            } catch (ContextTerminatedException e) {
+                // The context was shut down: libzmq stopped the monitoring as its socket saw that.
             } catch (IllegalStateException e) {
                 if (!monitored.isClosed()) { // closed meanwhile: its close ended the monitoring
                     throw new IllegalStateException("cannot stop monitoring: " + e.getMessage(), e);
                 }
             }
+        }
+        if (monitored.isClosed()) {
+            monitored.core.awaitMonitoringStopped(); // the close may be stopping it on another thread now
         }
         events.close();
     }

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.ref.WeakReference;
+import java.lang.reflect.Field;
 import java.time.Duration;
 import net.zmq.support.Zmq;
 import org.junit.jupiter.api.AfterEach;
@@ -84,6 +86,100 @@ class MonitorProxyTests {
             receiver.join();
             monitor.close();
             monitor.close(); // idempotent
+        }
+    }
+
+    /**
+     * libzmq sends a socket's events with a blocking send, on its I/O and reaper threads, also after zmq_close: a
+     * monitor closed after its socket must not leave those sends without a reader. The I/O thread still carries
+     * messages afterwards.
+     */
+    @Test
+    void aMonitorClosedAfterItsSocketLeavesLibzmqsThreadsRunning() {
+        Socket server = Zmq.socket(context, SocketType.ROUTER);
+        SocketMonitor monitor = new SocketMonitor(server, SocketEvent.ALL);
+        server.bind("tcp://127.0.0.1:*");
+        try (Socket client = Zmq.socket(context, SocketType.DEALER)) {
+            client.connect(server.lastEndpoint());
+            assertNotNull(monitor.await(SocketEvent.HANDSHAKE_SUCCEEDED, Zmq.WAIT));
+            server.close(); // the wrong order: libzmq reports the listener's and the connection's end after this
+            monitor.close();
+            assertThrows(IllegalStateException.class, () -> monitor.receive(Duration.ZERO));
+        }
+        assertCarriesMessagesOverTcp();
+    }
+
+    /**
+     * A monitor dropped without close keeps its event socket open while its socket is open (closing it under libzmq
+     * would stop libzmq's I/O thread at the next event), and lets it go once that socket is closed.
+     */
+    @Test
+    void aMonitorDroppedUnclosedKeepsItsEventSocketUntilItsSocketCloses() throws Exception {
+        try (Socket server = Zmq.socket(context, SocketType.ROUTER)) {
+            WeakReference<?>[] refs = droppedMonitorOf(server); // the monitor, then its event socket
+            collect(refs[0]);
+            assertNotNull(refs[1].get(), "the event socket was collected while its socket is monitored");
+            server.bind("tcp://127.0.0.1:*");
+            try (Socket client = Zmq.socket(context, SocketType.DEALER)) {
+                client.connect(server.lastEndpoint()); // events for nobody to read
+                assertTrue(client.send("hello"));
+                assertEquals(2, server.recvMultipart().size());
+            }
+            assertCarriesMessagesOverTcp();
+            server.close();
+            collect(refs[1]);
+        }
+        assertCarriesMessagesOverTcp();
+    }
+
+    private static WeakReference<?>[] droppedMonitorOf(Socket socket) throws ReflectiveOperationException {
+        SocketMonitor monitor = new SocketMonitor(socket, SocketEvent.ALL);
+        Field events = SocketMonitor.class.getDeclaredField("events");
+        events.setAccessible(true);
+        return new WeakReference<?>[] {new WeakReference<>(monitor), new WeakReference<>(events.get(monitor))};
+    }
+
+    /** Runs the GC until ref is cleared, for at most {@link Zmq#WAIT}. */
+    private static void collect(WeakReference<?> ref) {
+        long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
+        while (ref.get() != null) {
+            assertTrue(System.nanoTime() < deadline, "still reachable after " + Zmq.WAIT);
+            System.gc();
+        }
+    }
+
+    /** A message goes over tcp between two new sockets of this context, whose I/O thread carries it. */
+    private void assertCarriesMessagesOverTcp() {
+        try (Socket a = Zmq.socket(context, SocketType.PAIR); Socket b = Zmq.socket(context, SocketType.PAIR)) {
+            Zmq.connect(a, b, "tcp");
+            assertTrue(b.send("ping"));
+            assertEquals("ping", a.recvString(), "libzmq's I/O thread carried no message");
+        }
+    }
+
+    /** After the context's shutdown a monitor still closes (its socket's ETERM means the monitoring is over). */
+    @Test
+    void aMonitorClosesAfterItsContextWasShutDown() {
+        try (Socket server = Zmq.socket(context, SocketType.PUSH)) {
+            SocketMonitor monitor = new SocketMonitor(server, SocketEvent.ALL);
+            server.bind("tcp://127.0.0.1:*");
+            assertNotNull(monitor.await(SocketEvent.LISTENING, Zmq.WAIT));
+            context.shutdown();
+            assertThrows(ContextTerminatedException.class, () -> server.send("to nobody")); // the socket sees ETERM
+            monitor.close();
+            assertThrows(IllegalStateException.class, () -> monitor.receive(Duration.ZERO));
+        }
+    }
+
+    @Test
+    void aMonitorMaskOutsideTheEventsIsRefused() {
+        try (Socket server = Zmq.socket(context, SocketType.PUSH)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new SocketMonitor(server, -1));
+            assertTrue(e.getMessage().contains("outside SocketEvent.ALL"), e.getMessage());
+            try (SocketMonitor monitor = new SocketMonitor(server, SocketEvent.ALL)) { // nothing was left half set up
+                server.bind("tcp://127.0.0.1:*");
+                assertNotNull(monitor.await(SocketEvent.LISTENING, Zmq.WAIT));
+            }
         }
     }
 
