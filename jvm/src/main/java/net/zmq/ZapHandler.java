@@ -41,7 +41,8 @@ final class ZapHandler {
                     + "authenticate on a new context");
         }
         if (attached != null) {
-            throw new IllegalStateException("another ZapAuthenticator serves this context: close it first (one per context)");
+            throw new IllegalStateException("another ZapAuthenticator serves this context: close it first (one per "
+                    + "context; one never closed serves it until the context closes, even once unreachable)");
         }
         attached = authenticator;
     }
