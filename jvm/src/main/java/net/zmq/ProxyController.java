@@ -2,12 +2,14 @@ package net.zmq;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Steers a proxy started with {@link Proxy#runSteerable}: pause, resume, statistics and terminate. It owns a pair of
  * inproc PAIR sockets, one given to the proxy, one it commands through. Use it from one thread at a time (commands
- * go through one socket) and close it after the proxy returned.
+ * go through one socket) and close it after the proxy returned. A command sent while no proxy runs with it waits for
+ * the next one (a proxy started after a {@link #terminate()} returns at once).
  */
 public final class ProxyController implements AutoCloseable {
     private static final AtomicInteger NEXT = new AtomicInteger();
@@ -22,10 +24,21 @@ public final class ProxyController implements AutoCloseable {
     /** Creates the control pair in context. */
     public ProxyController(Context context) {
         String endpoint = "inproc://net-zmq-proxy-control-" + NEXT.incrementAndGet();
-        proxySide = new Socket(context, SocketType.PAIR);
-        commander = new Socket(context, SocketType.PAIR);
-        proxySide.bind(endpoint);
-        commander.connect(endpoint);
+        Socket side = new Socket(context, SocketType.PAIR);
+        Socket control = null;
+        try {
+            control = new Socket(context, SocketType.PAIR);
+            side.bind(endpoint);
+            control.connect(endpoint);
+        } catch (RuntimeException e) { // nothing left open
+            if (control != null) {
+                control.close();
+            }
+            side.close();
+            throw e;
+        }
+        proxySide = side;
+        commander = control;
     }
 
     /** Stops forwarding (messages queue up) until {@link #resume()}. */
@@ -47,14 +60,33 @@ public final class ProxyController implements AutoCloseable {
     }
 
     /**
-     * The proxy's counters (waits for its reply): since it started, or since a signal last interrupted it (libzmq's
-     * proxy then returns, the binding runs it again, and libzmq keeps no counts across).
+     * The proxy's counters, waiting for its reply as long as it takes (with no proxy running, until one runs): since
+     * it started, or since a signal last interrupted it (libzmq's proxy then returns, the binding runs it again, and
+     * libzmq keeps no counts across).
      */
     public ProxyStatistics statistics() {
+        return statistics(null);
+    }
+
+    /**
+     * As {@link #statistics()}, waiting at most timeout (null or negative: forever; at most about 24 days, libzmq's
+     * int milliseconds).
+     *
+     * @return the counters, or null when no proxy answered in time (a reply that comes later is dropped by the next
+     *         call)
+     */
+    public ProxyStatistics statistics(Duration timeout) {
+        while (commander.recvMultipart(RecvFlags.DONT_WAIT) != null) { // a late reply to a call that gave up
+        }
+        commander.setOption(SocketOption.RCVTIMEO, Timeouts.isForever(timeout) ? null
+                : Timeouts.fitsIntMillis(timeout) ? timeout : Duration.ofMillis(Integer.MAX_VALUE));
         commander.send("STATISTICS");
         MultipartMessage reply = commander.recvMultipart();
-        if (reply == null || reply.size() != 8) {
-            throw new IllegalStateException("the proxy's statistics reply had " + (reply == null ? 0 : reply.size()) + " frames, not 8");
+        if (reply == null) {
+            return null;
+        }
+        if (reply.size() != 8) {
+            throw new IllegalStateException("the proxy's statistics reply had " + reply.size() + " frames, not 8");
         }
         long[] v = new long[8];
         for (int i = 0; i < 8; i++) {

@@ -271,6 +271,7 @@ class MonitorProxyTests {
             controller.terminate();
             proxy.join(Zmq.WAIT.toMillis());
             assertEquals(Thread.State.TERMINATED, proxy.getState());
+            assertNull(controller.statistics(Zmq.SHORT), "statistics without a proxy running"); // gives up in time
         }
     }
 }
