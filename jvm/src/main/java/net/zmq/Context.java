@@ -64,8 +64,13 @@ public final class Context implements AutoCloseable {
             close();
             throw new IllegalArgumentException("ioThreads must be >= 0 and maxSockets > 0 (got " + ioThreads + ", " + maxSockets + ")");
         }
-        set(ZMQ_IO_THREADS, ioThreads, "ZMQ_IO_THREADS");
-        set(ZMQ_MAX_SOCKETS, maxSockets, "ZMQ_MAX_SOCKETS");
+        try {
+            set(ZMQ_IO_THREADS, ioThreads, "ZMQ_IO_THREADS");
+            set(ZMQ_MAX_SOCKETS, maxSockets, "ZMQ_MAX_SOCKETS");
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
     }
 
     private void set(int option, int value, String name) {
