@@ -126,7 +126,12 @@ public final class CurveCertificate {
         if (NO_SECRET_KEY.equals(secretKey)) {
             secretKey = null;
         }
-        CurveKeyPair pair = new CurveKeyPair(publicKey, secretKey);
+        CurveKeyPair pair;
+        try {
+            pair = new CurveKeyPair(publicKey, secretKey);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+        }
         if (secretKey != null && !Curve.publicKeyOf(secretKey).equals(publicKey)) {
             throw new IllegalArgumentException(file + ": its secret-key does not belong to its public-key (the pair was "
                     + "mixed up or edited); save the key pair again");

@@ -308,6 +308,9 @@ class SecurityTests {
             Files.writeString(file, "metadata\n    public-key = \"" + keys.publicKey() + "\"\n");
             IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> CurveCertificate.load(file));
             assertTrue(none.getMessage().contains("no public-key in a curve section"), none.getMessage());
+            Files.writeString(file, "curve\n    public-key = \"" + keys.publicKey().substring(1) + "\"\n");
+            IllegalArgumentException shortKey = assertThrows(IllegalArgumentException.class, () -> CurveCertificate.load(file));
+            assertTrue(shortKey.getMessage().startsWith(file + ": a CURVE public key is 40 characters"), shortKey.getMessage());
         } finally {
             Files.delete(file);
         }
