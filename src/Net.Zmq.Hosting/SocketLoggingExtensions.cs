@@ -15,9 +15,9 @@ public static class SocketLoggingExtensions
     /// listening, connections made, accepted and lost at Information; the rest at Debug.
     /// </summary>
     /// <remarks>
-    /// Call it, and dispose the result, from the thread that uses the socket (it starts and stops the socket's
-    /// monitor), before the socket is disposed: <c>using var events = socket.LogEvents(logger);</c> right after
-    /// creating the socket does both.
+    /// Call it from the thread that uses the socket (it starts the socket's monitor); dispose the result from any
+    /// thread, before or after the socket: <c>using var events = socket.LogEvents(logger);</c> right after creating the
+    /// socket does both.
     /// </remarks>
     /// <param name="socket">The socket to watch.</param>
     /// <param name="logger">Where the events go.</param>

@@ -187,7 +187,11 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     /// <summary>Removes a subscription made with the same prefix.</summary>
     public void Unsubscribe(string prefix) => SetOption(SocketOption.Unsubscribe, prefix);
 
-    /// <summary>Closes the socket (<c>zmq_close</c>). Unsent messages linger in the background for <see cref="SocketOption.Linger"/>. Calling it again does nothing.</summary>
+    /// <summary>
+    /// Closes the socket (<c>zmq_close</c>). Unsent messages linger in the background for <see cref="SocketOption.Linger"/>.
+    /// A <see cref="Monitoring.SocketMonitor"/>'s monitoring of the socket stops first, so it reports nothing raised by the
+    /// close. Calling it again does nothing.
+    /// </summary>
     public void Dispose() => _gate.Dispose();
 
     /// <summary>

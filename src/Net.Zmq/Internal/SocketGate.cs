@@ -19,6 +19,9 @@ namespace Net.Zmq.Internal;
 ///   thread id   that thread is inside a call (and _nested more   that thread only; any other thread's BeginCall
 ///               calls of its own inside it)                      gets InvalidOperationException (concurrent use)
 ///   Closed (-1) the native socket is closed (or closing)         nobody; every call gets ObjectDisposedException
+///   Stopping    a disposed SocketMonitor's monitoring is         the thread stopping it (a few non-blocking
+///   (-2)        stopping (MonitorStopRequested), on the          libzmq calls); any thread's BeginCall waits
+///               thread that found the socket idle                it out, never refused as concurrent use
 /// </code>
 /// <para><b>Modes</b>, orthogonal to the claim and changed only under <c>_lock</c> (this gate's own lock; there is no
 /// process-wide one):</para>
@@ -40,8 +43,10 @@ namespace Net.Zmq.Internal;
 /// <para>Draft sockets (<see cref="SocketType.Server"/> and after) are thread-safe in libzmq: they are never claimed
 /// (<c>_claim</c> stays Idle until closed); each call leases the handle instead, and they never get a driver.</para>
 /// <para><b>Work at the end of a call</b> (<c>_attention</c>): a party that needs the socket idle — <see cref="Dispose"/>
-/// (<c>CloseRequested</c>) and the driver's start (<c>AwaitingHandOver</c>: a call begun before the driver existed did
-/// not enter its gate, so the driver keeps off libzmq until that call ended) — sets its flag, then tries to take the
+/// (<c>CloseRequested</c>), the driver's start (<c>AwaitingHandOver</c>: a call begun before the driver existed did
+/// not enter its gate, so the driver keeps off libzmq until that call ended) and a disposed SocketMonitor on any thread
+/// (<c>MonitorStopRequested</c>: the monitoring must stop before the monitor's event socket may close, see
+/// <see cref="MonitorLink"/>; the monitor's Dispose neither waits nor throws) — sets its flag, then tries to take the
 /// claim itself. If a call is in flight, it issues a process-wide barrier and tries once more: a call's end writes the
 /// claim back and then reads <c>_attention</c> without a fence of its own, and after the barrier either that write is
 /// visible here, or that read sees the flag. Whoever finds a flag set and the claim Idle takes the claim and does the
@@ -80,11 +85,13 @@ internal sealed class SocketGate : IDisposable
 {
     private const int Idle = 0;
     private const int Closed = -1;
+    private const int Stopping = -2;
 
     // _attention flags.
     private const int CloseRequested = 1;
     private const int AwaitingHandOver = 2;
     private const int Held = 4;
+    private const int MonitorStopRequested = 8;
 
     private readonly SocketHandle _handle;
     private readonly nint _native;
@@ -98,8 +105,9 @@ internal sealed class SocketGate : IDisposable
     // Calls the claiming thread makes inside its own call; touched only by that thread, under the claim.
     private int _nested;
 
-    // What takes a call off the fast path, set and cleared with Interlocked: CloseRequested and AwaitingHandOver (work
-    // for whoever next finds the claim Idle; AwaitingHandOver is cleared only under the claim) and Held (_heldBy is set).
+    // What takes a call off the fast path, set and cleared with Interlocked: CloseRequested, AwaitingHandOver and
+    // MonitorStopRequested (work for whoever next finds the claim Idle; the last two are cleared only under the claim)
+    // and Held (_heldBy is set).
     private int _attention;
 
     // The thread that last polled the socket for a holder (see TryBeginHeldCall), or 0; written under the claim, and
@@ -122,6 +130,9 @@ internal sealed class SocketGate : IDisposable
         _type = type;
         _threadSafe = threadSafe;
     }
+
+    /// <summary>The socket's handle.</summary>
+    internal SocketHandle Handle => _handle;
 
     /// <summary>Whether <see cref="Dispose"/> was called.</summary>
     internal bool IsDisposed => (Volatile.Read(ref _attention) & CloseRequested) != 0;
@@ -244,6 +255,32 @@ internal sealed class SocketGate : IDisposable
         if (TryClaimIdle(Closed))
         {
             CloseNative();
+        }
+    }
+
+    /// <summary>
+    /// Stops the monitoring into a disposed SocketMonitor's event socket (<see cref="SocketHandle.StopDisposedMonitor"/>):
+    /// now if no call is in flight, under the Stopping claim, which any thread's call waits out; else at the end of that
+    /// call; a disposed socket's close stops it instead. Never blocks, never throws.
+    /// </summary>
+    internal void StopDisposedMonitor()
+    {
+        if (_threadSafe)
+        {
+            // Thread-safe: stopped under a lease whatever else runs; a closed handle's release stopped it.
+            if (_handle.TryLease(out nint socket))
+            {
+                _handle.StopDisposedMonitor(socket);
+                _handle.EndLease();
+            }
+
+            return;
+        }
+
+        Interlocked.Or(ref _attention, MonitorStopRequested);
+        if (TryClaimIdle(Stopping))
+        {
+            StopMonitorAndRelease();
         }
     }
 
@@ -377,8 +414,19 @@ internal sealed class SocketGate : IDisposable
                 HandOver();
             }
 
+            if ((work & MonitorStopRequested) != 0)
+            {
+                StopRequestedMonitor();
+            }
+
             Volatile.Read(ref _driver)?.EnterSync();
             return new SocketCall(this, _native);
+        }
+
+        if (owner == Stopping)
+        {
+            // A disposed SocketMonitor's stop, a few non-blocking libzmq calls: waited out, whatever thread makes it.
+            return BeginContendedCall(thread, ClaimOrFindOwner(thread));
         }
 
         if (owner == Closed || IsDisposed)
@@ -415,13 +463,13 @@ internal sealed class SocketGate : IDisposable
     /// <summary>
     /// The compare-and-swap claim for <paramref name="thread"/>: the previous owner (Idle when taken). On a socket held
     /// for this thread, another thread's claim is only that thread on its way to being refused (it never reaches
-    /// libzmq), so this waits it out instead of failing the holder's thread.
+    /// libzmq), so this waits it out instead of failing the holder's thread; and any thread waits out a Stopping claim.
     /// </summary>
     private int ClaimOrFindOwner(int thread)
     {
         int owner = Interlocked.CompareExchange(ref _claim, thread, Idle);
         SpinWait spin = default;
-        while (owner != Idle && owner != Closed && owner != thread && IsHeldBy(thread))
+        while (owner != Idle && owner != Closed && owner != thread && (owner == Stopping || IsHeldBy(thread)))
         {
             spin.SpinOnce();
             owner = Interlocked.CompareExchange(ref _claim, thread, Idle);
@@ -465,6 +513,49 @@ internal sealed class SocketGate : IDisposable
         {
             HandOverAndRelease();
         }
+        else if ((work & MonitorStopRequested) != 0 && Interlocked.CompareExchange(ref _claim, Stopping, Idle) == Idle)
+        {
+            StopMonitorAndRelease();
+        }
+    }
+
+    /// <summary>
+    /// Under the Stopping claim, taken from Idle: stops the disposed SocketMonitor's monitoring (unless the socket is
+    /// being closed, whose close stops it), gives the claim back, and runs what came meanwhile.
+    /// </summary>
+    private void StopMonitorAndRelease()
+    {
+        if ((Volatile.Read(ref _attention) & CloseRequested) == 0)
+        {
+            StopRequestedMonitor();
+        }
+
+        Debug.Assert(Volatile.Read(ref _claim) == Stopping, "stopped under the Stopping claim");
+        Volatile.Write(ref _claim, Idle);
+        if (Volatile.Read(ref _attention) != 0)
+        {
+            RunExitWork(); // a Dispose that met this claim
+        }
+    }
+
+    /// <summary>
+    /// Under the Stopping claim or a call's: stops the monitoring a disposed SocketMonitor asked to stop, once, inside
+    /// the driver's gate if there is a driver (whose pump keeps off libzmq until its hand-over anyway).
+    /// </summary>
+    private void StopRequestedMonitor()
+    {
+        Debug.Assert(
+            Volatile.Read(ref _claim) is var claim && (claim == Stopping || claim == CallingThread.Id),
+            "the monitor is stopped only under the claim");
+        if ((Interlocked.And(ref _attention, ~MonitorStopRequested) & MonitorStopRequested) == 0)
+        {
+            return;
+        }
+
+        SocketAsyncDriver? driver = Volatile.Read(ref _driver);
+        driver?.EnterSync();
+        _handle.StopDisposedMonitor(_native);
+        driver?.ExitSync();
     }
 
     /// <summary>Hands the socket over to the driver under the claim this thread took, gives the claim back, and runs what came meanwhile.</summary>

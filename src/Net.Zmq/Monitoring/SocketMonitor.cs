@@ -14,6 +14,16 @@ namespace Net.Zmq.Monitoring;
 /// or without a thread with <see cref="RecvAsync(CancellationToken)"/> and <see cref="RecvAllAsync(CancellationToken)"/>.
 /// One read at a time: a read started while another is under way throws <see cref="InvalidOperationException"/>.
 /// </summary>
+/// <remarks>
+/// <para>libzmq sends each event with a blocking send, from the thread that raises it (the application's, its I/O thread,
+/// its reaper), and still after the monitored socket's close. The monitor keeps that from ever blocking: its event
+/// socket is connected before libzmq starts publishing, it has no receive limit (events nobody reads are queued, never
+/// refused), and it stays open until the monitoring has stopped.</para>
+/// <para>Dispose it when done, before or after the monitored socket, from any thread. The monitoring stops at once if the
+/// socket is free, when the call another thread is making on it ends, or, if the socket was disposed, with its close;
+/// the event socket closes after that. A monitor never disposed keeps its event socket, and the events nobody reads,
+/// until the monitored socket is closed, which stops the monitoring; the socket's finalizer does so too.</para>
+/// </remarks>
 public sealed partial class SocketMonitor : IDisposable
 {
     // _state: who may touch _frames. A read holds it while it receives and parses; Dispose leaves the frames to a read
@@ -25,28 +35,42 @@ public sealed partial class SocketMonitor : IDisposable
     private static long s_counter;
     private readonly Socket _monitored;
     private readonly Socket _events;
+
+    // Tells the monitored socket's handle to stop the monitoring before its zmq_close, and _events' handle to leave its
+    // zmq_close until then.
+    private readonly MonitorLink _link;
     private readonly MultipartMessage _frames = new();
     private int _state;
 
-    /// <summary>Starts monitoring <paramref name="socket"/> for <paramref name="events"/>. Call it from the thread that uses the socket.</summary>
+    /// <summary>
+    /// Starts monitoring <paramref name="socket"/> for <paramref name="events"/>, replacing the socket's monitoring under way
+    /// if any. Call it from the thread that uses the socket.
+    /// </summary>
     /// <exception cref="ArgumentNullException"><paramref name="socket"/> is null.</exception>
     /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
+    /// <exception cref="InvalidOperationException">Another thread is inside a call on the socket.</exception>
+    /// <exception cref="ZmqException">libzmq refused (EINVAL: <paramref name="events"/> has bits outside <see cref="SocketEvents.All"/>).</exception>
     public SocketMonitor(Socket socket, SocketEvents events = SocketEvents.All)
     {
         ArgumentNullException.ThrowIfNull(socket);
+        socket.Gate.ThrowIfDisposed();
         _monitored = socket;
         Endpoint = $"inproc://net.zmq.monitor.{Environment.ProcessId}.{Interlocked.Increment(ref s_counter)}";
-        socket.Monitor(Endpoint, events);
+        _events = new Socket(socket.Context, SocketType.Pair);
+        _link = new MonitorLink(_events.Gate.Handle);
         try
         {
-            _events = new Socket(socket.Context, SocketType.Pair);
+            // Connected before libzmq binds its end (inproc allows that), this socket is the peer of the first event;
+            // with no receive limit the pipe never fills.
             _events.SetOption(SocketOption.Linger, 0);
+            _events.SetOption(SocketOption.ReceiveHighWatermark, 0);
             _events.Connect(Endpoint);
+            socket.StartMonitor(Endpoint, events, _link);
         }
         catch
         {
-            _events?.Dispose();
-            socket.StopMonitor();
+            _link.Stopped(); // never started
+            _events.Dispose();
             throw;
         }
     }
@@ -182,7 +206,12 @@ public sealed partial class SocketMonitor : IDisposable
         }
     }
 
-    /// <summary>Stops monitoring (if the socket is still open) and closes the event socket. Calling it again does nothing.</summary>
+    /// <summary>
+    /// Stops the monitoring and closes the event socket; any thread, before or after the monitored socket's disposal.
+    /// Never blocks and never throws: if another thread is inside a call on the monitored socket, the monitoring stops
+    /// when that call ends; if the socket was disposed, its close stops it. The event socket closes once it has stopped.
+    /// Calling it again does nothing.
+    /// </summary>
     public void Dispose()
     {
         int previous = Interlocked.Exchange(ref _state, Disposed);
@@ -191,26 +220,11 @@ public sealed partial class SocketMonitor : IDisposable
             return;
         }
 
-        if (!_monitored.IsDisposed)
-        {
-            try
-            {
-                _monitored.StopMonitor();
-            }
-            catch (ObjectDisposedException)
-            {
-            }
-            catch (ContextTerminatedException)
-            {
-            }
-            catch (InvalidOperationException)
-            {
-                // Another thread is inside a call on the monitored socket. Closing the event socket below is enough:
-                // libzmq's monitor drops the events nobody reads, and ends with the socket.
-            }
-        }
+        _link.MarkMonitorDisposed();
+        _monitored.StopDisposedMonitor();
 
-        // A read under way ends with ObjectDisposedException, and releases the frames itself (EndRead).
+        // A read under way ends with ObjectDisposedException, and releases the frames itself (EndRead). The native
+        // socket's close waits, inside _link, for the monitoring to stop.
         _events.Dispose();
         if (previous == Idle)
         {
