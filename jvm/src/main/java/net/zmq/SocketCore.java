@@ -417,6 +417,11 @@ final class SocketCore implements Runnable {
         monitorEvents = events;
     }
 
+    /** Whether libzmq monitors this socket into events, a {@link SocketMonitor}'s (not replaced by a later monitor call). */
+    synchronized boolean monitorsInto(Socket events) {
+        return monitorEvents == events;
+    }
+
     /**
      * Once this socket is closed: waits until its close has stopped libzmq's monitoring (it does so at once, without
      * waiting on anything), so the monitor's event socket can be closed.

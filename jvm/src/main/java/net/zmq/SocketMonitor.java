@@ -105,7 +105,7 @@ public final class SocketMonitor implements AutoCloseable {
         if (events.isClosed()) {
             return;
         }
-        if (!monitored.isClosed()) {
+        if (!monitored.isClosed() && monitored.core.monitorsInto(events)) { // else a later monitor call replaced it
             try {
                 monitored.monitor(null, 0);
             } catch (ContextTerminatedException e) {

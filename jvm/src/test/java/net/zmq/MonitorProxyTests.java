@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.ref.WeakReference;
 import java.lang.reflect.Field;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.time.Duration;
 import net.zmq.support.Zmq;
 import org.junit.jupiter.api.AfterEach;
@@ -168,6 +170,25 @@ class MonitorProxyTests {
             assertThrows(ContextTerminatedException.class, () -> server.send("to nobody")); // the socket sees ETERM
             monitor.close();
             assertThrows(IllegalStateException.class, () -> monitor.receive(Duration.ZERO));
+        }
+    }
+
+    /** A monitor closed after a raw Socket.monitor call replaced its monitoring leaves that new monitoring running. */
+    @Test
+    void aMonitorClosedAfterARawMonitorReplacedItLeavesTheNewOneRunning() {
+        try (Socket server = Zmq.socket(context, SocketType.PUSH); Socket own = Zmq.socket(context, SocketType.PAIR)) {
+            SocketMonitor monitor = new SocketMonitor(server, SocketEvent.ALL);
+            String endpoint = "inproc://own-monitor-" + System.nanoTime();
+            own.connect(endpoint); // before libzmq binds it, as SocketMonitor does
+            server.monitor(endpoint, SocketEvent.ALL);
+            monitor.close();
+            server.bind("tcp://127.0.0.1:*");
+            byte[] header = own.recvBytes();
+            assertNotNull(header);
+            int event = ByteBuffer.wrap(header).order(ByteOrder.nativeOrder()).getShort(0) & 0xFFFF;
+            assertEquals(SocketEvent.LISTENING.bit(), event, "the first event of the raw monitor");
+            own.recvBytes(); // the event's endpoint
+            server.monitor(null, 0);
         }
     }
 
