@@ -28,7 +28,7 @@ public final class ArrayCallProbe {
                     expect(zeroCopy.size() == 8, "zero-copy message of 8 bytes");
                 }
                 expect(a.send(digits(8), SendFlags.NONE) && b.recvBytes().length == 8, "a send once sends are not critical");
-                expect(collected(kept), "once sends are not critical, the socket lets go of the arrays it kept");
+                expect(Zmq.collected(kept), "once sends are not critical, the socket lets go of the arrays it kept");
             }
             check(context);
         }
@@ -137,10 +137,10 @@ public final class ArrayCallProbe {
     private static void checkKeptArrays(Context context) {
         try (Socket a = Zmq.socket(context, SocketType.PAIR); Socket b = Zmq.socket(context, SocketType.PAIR)) {
             Zmq.connect(a, b, "inproc");
-            expect(collected(sentTwice(a, b, (64 << 10) + 1)), "an array over 64 KiB sent twice is not kept");
+            expect(Zmq.collected(sentTwice(a, b, (64 << 10) + 1)), "an array over 64 KiB sent twice is not kept");
             WeakReference<byte[]> kept = sentTwice(a, b, 32);
             a.close();
-            expect(collected(kept), "the closed socket let go of the array it sent");
+            expect(Zmq.collected(kept), "the closed socket let go of the array it sent");
         }
     }
 
@@ -175,15 +175,6 @@ public final class ArrayCallProbe {
             expect(a.send(array, SendFlags.NONE) && b.recvBytes().length == size, size + " B array sent, round " + i);
         }
         return new WeakReference<>(array);
-    }
-
-    /** Whether reference's object is collected within {@link Zmq#WAIT}, asking for collections until then. */
-    private static boolean collected(WeakReference<?> reference) {
-        long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
-        while (reference.get() != null && System.nanoTime() < deadline) {
-            System.gc();
-        }
-        return reference.get() == null;
     }
 
     private static int frameSize(int i, int large) {

@@ -1,5 +1,6 @@
 package net.zmq.support;
 
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import net.zmq.Context;
 import net.zmq.Socket;
@@ -23,6 +24,15 @@ public final class Zmq {
         socket.setOption(SocketOption.SNDTIMEO, WAIT);
         socket.setOption(SocketOption.LINGER, Duration.ZERO);
         return socket;
+    }
+
+    /** Whether reference's object is collected within {@link #WAIT}, asking for collections until then. */
+    public static boolean collected(WeakReference<?> reference) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (reference.get() != null && System.nanoTime() < deadline) {
+            System.gc();
+        }
+        return reference.get() == null;
     }
 
     /** Binds a on a wildcard endpoint of transport ("tcp", "inproc", "ipc") and connects b to it. */
