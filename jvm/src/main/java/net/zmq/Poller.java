@@ -144,7 +144,8 @@ public final class Poller implements AutoCloseable {
      * @return how many sockets are ready (0 when the timeout passed)
      * @throws ContextTerminatedException a socket's context was closed
      * @throws IllegalStateException      the poller or one of its sockets is closed, or another thread uses one of
-     *                                    them; or, on a virtual thread, one of them was closed during the wait
+     *                                    them; or, on a virtual thread, one of them was closed during the wait; or the
+     *                                    poller has no sockets and the timeout is forever (it would never return)
      */
     public int poll(Duration timeout) {
         enter();
@@ -165,6 +166,9 @@ public final class Poller implements AutoCloseable {
     private int pollClaimed(Duration timeout) {
         long timeoutMs = Timeouts.isForever(timeout) ? -1 : Timeouts.millisRoundedUp(timeout);
         int count = sockets.size();
+        if (count == 0) {
+            return pollNothing(timeoutMs);
+        }
         int claimed = 0;
         try {
             for (; claimed < count; claimed++) {
@@ -250,6 +254,33 @@ public final class Poller implements AutoCloseable {
         }
     }
 
+    /**
+     * A poll of no socket, which never finds one ready: waits out the timeout here. zmq_poll would sleep for it in
+     * microseconds that wrap (without a timeout, about 71 minutes, then 0). A close wakes it, as a parked poll.
+     */
+    private int pollNothing(long timeoutMs) {
+        if (timeoutMs < 0) {
+            throw new IllegalStateException("this poller has no sockets, so a poll without a timeout would never "
+                    + "return: add a socket first, or give a timeout");
+        }
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        boolean interrupted = false;
+        try {
+            while (Socket.parkUntil(this, true, deadline)) {
+                if (closeRequested) {
+                    throw new IllegalStateException("the poller was closed during the poll");
+                }
+                // As a blocking zmq_poll, this wait is not interruptible; the caller keeps the interrupt status.
+                interrupted |= Thread.interrupted();
+            }
+            return 0;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     /** After zmq_poll failed: returns for EINTR (poll again), throws for anything else. */
     private void throwUnlessInterrupted(int count) {
         int errno = LibZmq.errno(memory.callState);
@@ -314,7 +345,8 @@ public final class Poller implements AutoCloseable {
 
     /**
      * Frees the poll items (the sockets stay open). Idempotent, any thread: during another thread's poll it takes
-     * effect as that poll returns; a poll parked on a virtual thread is woken and throws {@link IllegalStateException}.
+     * effect as that poll returns; a poll parked on a virtual thread, or a poll of no socket, is woken and throws
+     * {@link IllegalStateException}.
      */
     @Override
     public void close() {

@@ -12,6 +12,10 @@ import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import net.zmq.support.Zmq;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -213,6 +217,42 @@ class MonitorProxyTests {
             assertTrue(twice.getMessage().contains("already in the poller at index " + ib), twice.getMessage());
             assertEquals(0, poller.poll(Duration.ZERO)); // still polls
         }
+    }
+
+    /**
+     * A poller without sockets: zmq_poll would sleep instead, and without a timeout wrap its microsecond count (about 71
+     * minutes). It waits out a timeout, refuses to wait forever, and a close ends its wait.
+     */
+    @Test
+    void aPollerWithNoSocketsWaitsOutItsTimeoutAndNeverForever() throws Exception {
+        Poller poller = new Poller();
+        assertEquals(0, poller.poll(Duration.ZERO));
+        long start = System.nanoTime();
+        assertEquals(0, poller.poll(Duration.ofMillis(50)));
+        assertTrue(System.nanoTime() - start >= 50_000_000L, "returned before its timeout");
+        for (Duration forever : new Duration[] {null, Duration.ofMillis(-1)}) {
+            IllegalStateException never = assertTimeoutPreemptively(Zmq.WAIT,
+                    () -> assertThrows(IllegalStateException.class, () -> poller.poll(forever)));
+            assertTrue(never.getMessage().contains("has no sockets, so a poll without a timeout would never return"),
+                    never.getMessage());
+        }
+        CompletableFuture<Integer> poll = new CompletableFuture<>();
+        Thread polling = Thread.ofPlatform().start(() -> {
+            try {
+                poll.complete(poller.poll(Duration.ofMinutes(10)));
+            } catch (Throwable t) {
+                poll.completeExceptionally(t);
+            }
+        });
+        long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
+        while (LockSupport.getBlocker(polling) != poller && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertEquals(poller, LockSupport.getBlocker(polling), "the poll did not start waiting");
+        poller.close();
+        ExecutionException closed = assertThrows(ExecutionException.class, () -> poll.get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS));
+        assertTrue(closed.getCause().getMessage().contains("the poller was closed during the poll"), closed.getCause().toString());
+        assertTrue(poller.memory.freed, "the poll ended without freeing the closed poller's memory");
     }
 
     @Test
