@@ -182,15 +182,13 @@ public final class Context implements AutoCloseable {
 
     /**
      * Closes the sockets no thread is calling, shuts the context down and waits at most {@link #TERMINATION_WAIT}
-     * for libzmq to terminate it (see the class comment). Idempotent.
+     * for libzmq to terminate it (see the class comment). Idempotent: a close during another thread's close waits
+     * for the same termination.
      */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
         closed = true;
-        cleanable.clean();
+        cleanable.clean(); // runs the terminator once, whoever calls it first
         terminator.awaitTermination(TERMINATION_WAIT);
     }
 

@@ -119,6 +119,28 @@ class LifetimeTests {
         assertThrows(IllegalStateException.class, () -> context.socket(SocketType.PUSH));
     }
 
+    /** Two threads closing one context: neither returns before libzmq terminated it (here: held by a linger). */
+    @Test
+    void aCloseDuringAnotherThreadsCloseWaitsForTheSameTermination() throws Exception {
+        Context context = new Context();
+        Socket push = context.socket(SocketType.PUSH);
+        push.setOption(SocketOption.LINGER, Duration.ofSeconds(2));
+        push.connect("tcp://127.0.0.1:1"); // nobody listens: the message can never leave, so it lingers
+        push.send("stuck", SendFlags.DONT_WAIT);
+        long start = System.nanoTime();
+        CompletableFuture<Void> first = CompletableFuture.runAsync(context::close, r -> Thread.ofPlatform().start(r));
+        long deadline = start + Zmq.WAIT.toNanos();
+        while (!context.isClosed() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertTrue(context.isClosed(), "the first close did not start");
+        context.close();
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(ms >= 1500, "the second close returned after " + ms + " ms, before the 2 s linger let libzmq terminate");
+        assertTrue(ms < 5000, "the second close took " + ms + " ms");
+        first.get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
     @Test
     void aContextClosedWhileSocketsAreBeingCreatedEndsWithoutWaitingAndShutdownAfterCloseDoesNothing() throws Exception {
         for (int attempt = 0; attempt < 20; attempt++) {
