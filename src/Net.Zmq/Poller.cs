@@ -136,11 +136,15 @@ public sealed unsafe class Poller : IDisposable
     /// <returns>The number of entries with events (0 on timeout).</returns>
     /// <exception cref="ObjectDisposedException">A registered socket was disposed without being removed first.</exception>
     /// <exception cref="ContextTerminatedException">A registered socket's context was shut down.</exception>
-    /// <exception cref="InvalidOperationException">Another thread is inside a call on a registered socket: a polled socket belongs to the polling thread.</exception>
+    /// <exception cref="InvalidOperationException">Another thread is inside a call on a registered socket: a polled socket belongs to the polling thread. Or the poller has no entries and <paramref name="timeoutMilliseconds"/> is −1: that poll would never return.</exception>
     public int Poll(int timeoutMilliseconds)
     {
         ThrowIfDisposed();
         ArgumentOutOfRangeException.ThrowIfLessThan(timeoutMilliseconds, -1);
+        if (_used == 0)
+        {
+            return PollNothing(timeoutMilliseconds);
+        }
         for (int i = 0; i < _count; i++)
         {
             Socket? socket = _sockets[i];
@@ -182,6 +186,23 @@ public sealed unsafe class Poller : IDisposable
                 }
             }
         }
+    }
+
+    /// <summary>
+    /// A poll without entries, which nothing can make ready: sleeps out the timeout here. <c>zmq_poll</c> of no items
+    /// sleeps in microseconds that wrap (forever became about 71 minutes, then 0), and of removed entries only would
+    /// block forever.
+    /// </summary>
+    private static int PollNothing(int timeoutMilliseconds)
+    {
+        if (timeoutMilliseconds == Timeout.Infinite)
+        {
+            throw new InvalidOperationException(
+                "This Poller has no entries, so a Poll without a timeout would never return: Add a socket first, or give a timeout.");
+        }
+
+        Thread.Sleep(timeoutMilliseconds);
+        return 0;
     }
 
     /// <summary>Waits up to <paramref name="timeout"/> (<see cref="Timeout.InfiniteTimeSpan"/> = forever); see <see cref="Poll(int)"/>.</summary>

@@ -51,6 +51,29 @@ public class PollerEntryTests : ContextPerTest
     }
 
     [Fact]
+    public async Task A_poller_without_entries_sleeps_out_its_timeout_and_refuses_to_wait_forever()
+    {
+        using var pair = SocketPair.Open(SocketType.Pair, SocketType.Pair, inproc: true);
+        using var poller = new Poller();
+        using var empty = new Poller();
+        poller.Remove(poller.Add(pair.Binder, PollEvents.In)); // an entry removed: zmq_poll would block on it forever
+
+        foreach (Poller p in new[] { poller, empty })
+        {
+            Assert.Equal(0, p.Poll(0));
+            long start = Environment.TickCount64;
+            Assert.Equal(0, p.Poll(50));
+            Assert.True(Environment.TickCount64 - start >= 45, "returned before its timeout");
+
+            // On a thread of its own with a bound: before, such a poll did not return.
+            InvalidOperationException never = await Task.Run(() => Assert.Throws<InvalidOperationException>(() => p.Poll(-1)))
+                .WaitAsync(Timeouts.Wait);
+            Assert.Contains("no entries, so a Poll without a timeout would never return", never.Message);
+            Assert.Throws<InvalidOperationException>(() => p.Poll(Timeout.InfiniteTimeSpan));
+        }
+    }
+
+    [Fact]
     public void Poller_rejects_a_negative_capacity()
     {
         Assert.Throws<ArgumentOutOfRangeException>(() => new Poller(-1));
