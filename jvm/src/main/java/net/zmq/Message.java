@@ -17,13 +17,17 @@ import net.zmq.internal.Native;
  * sent without a copy out of it, reusable for any number of frames. Sending it hands its content to libzmq and
  * leaves it empty. Close it; one that becomes unreachable unclosed is released by a Cleaner.
  *
- * <p>Use a message from one thread at a time.
+ * <p>Use a message from one thread at a time. Unlike a socket's, a message's calls are not checked against another
+ * thread's: closing or reusing a message while another thread sends or receives it, or reading a {@link #data()}
+ * segment after the message was sent, closed or received into again, uses freed native memory and can crash the JVM.
  */
 public final class Message implements AutoCloseable {
-    /** Runs when libzmq no longer needs a zero-copy message's data: on a libzmq I/O thread, in the thread that
-     * closes, sends or re-receives into the message, on the Cleaner's thread for a message never closed, or in the
-     * thread that closes a socket still holding the frame. It must be quick and must not throw (an exception is
-     * reported to the thread's uncaught-exception handler and otherwise ignored). */
+    /** Runs when libzmq no longer needs a zero-copy message's data, on whichever thread drops its last reference:
+     * a libzmq I/O or reaper thread, the thread that closes, sends or re-receives into the message, the Cleaner's
+     * thread for a message never closed, the thread closing its context, or any thread whose call on a socket makes
+     * libzmq process that socket's commands (a send, a receive, a poll, an option read) as a pipe still holding the
+     * frame is torn down. It must be quick and must not throw (an exception is reported to the thread's
+     * uncaught-exception handler and otherwise ignored). */
     @FunctionalInterface
     public interface FreeCallback {
         void free(MemorySegment data);

@@ -142,8 +142,8 @@ public final class Poller implements AutoCloseable {
      * forever; zero: just look; counted in whole milliseconds, a fraction of one rounded up).
      *
      * @return how many sockets are ready (0 when the timeout passed)
-     * @throws ContextTerminatedException a socket's context was closed
-     * @throws IllegalStateException      the poller or one of its sockets is closed, or another thread uses one of
+     * @throws ContextTerminatedException a socket's context was shut down, or closed during the poll
+     * @throws IllegalStateException      the poller or one of its sockets is closed (as its context's close closes it), or another thread uses one of
      *                                    them; or, on a virtual thread, one of them was closed during the wait; or the
      *                                    poller has no sockets and the timeout is forever (it would never return)
      */

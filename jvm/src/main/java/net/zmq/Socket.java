@@ -23,8 +23,9 @@ import net.zmq.internal.Reactor;
  * CLIENT, RADIO, DISH, SCATTER, GATHER, PEER, CHANNEL) take calls from several threads at once. Sends return
  * {@code false} and receives return -1, {@code false} or {@code null} when libzmq says "try again" (EAGAIN:
  * {@link SendFlags#DONT_WAIT}, {@link RecvFlags#DONT_WAIT} or an expired {@link SocketOption#RCVTIMEO}/{@link
- * SocketOption#SNDTIMEO}); they never throw for it. Interrupted system calls (EINTR) are retried. A closed context
- * makes calls throw {@link ContextTerminatedException}.
+ * SocketOption#SNDTIMEO}); they never throw for it. Interrupted system calls (EINTR) are retried. After
+ * {@link Context#shutdown()} calls throw {@link ContextTerminatedException}; once the context is closed the socket
+ * is closed too, and calls throw {@link IllegalStateException}.
  *
  * <p>On a virtual thread, a blocking send or receive does not block in libzmq (which would pin the carrier thread):
  * it parks until the socket's notification descriptor signals, then tries again.

@@ -416,7 +416,6 @@ public final class LibZmq {
     public static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
     private static final MethodHandle MSG_SIZE_FN = handle("zmq_msg_size", FunctionDescriptor.of(JAVA_LONG, ADDRESS), CRITICAL);
     private static final MethodHandle MSG_MORE = handle("zmq_msg_more", FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
-    private static final MethodHandle MSG_COPY = handle("zmq_msg_copy", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CRITICAL);
     private static final MethodHandle MSG_GETS = handle("zmq_msg_gets", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
     private static final MethodHandle MSG_SET_ROUTING_ID = optional("zmq_msg_set_routing_id", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), CRITICAL, CAPTURE_ERRNO);
     private static final MethodHandle MSG_ROUTING_ID = optional("zmq_msg_routing_id", FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
@@ -483,14 +482,6 @@ public final class LibZmq {
     public static boolean msgMore(MemorySegment msg) {
         try {
             return (int) MSG_MORE.invokeExact(msg) != 0;
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-    }
-
-    public static int msgCopy(MemorySegment dest, MemorySegment src) {
-        try {
-            return (int) MSG_COPY.invokeExact(dest, src);
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -87,7 +87,7 @@ public final class NativeLoader {
 
     private static SymbolLookup tryLoad(Path path, String source, List<String> tried) {
         if (!Files.isRegularFile(path)) {
-            tried.add(source + ": " + path + " does not exist");
+            tried.add(source + ": " + path + (Files.exists(path) ? " is not a regular file" : " does not exist"));
             return null;
         }
         try {
