@@ -197,7 +197,7 @@ public final class Socket implements AutoCloseable {
 
     /**
      * Sends an array's range as one frame, with the claim held. While critical calls are allowed, a frame of at most
-     * {@link #ARRAY_SEND_CRITICAL_MAX} bytes that starts the array is first sent straight from it by one critical,
+     * {@link #CRITICAL_COPY_MAX} bytes that starts the array is first sent straight from it by one critical,
      * non-blocking zmq_send ({@link LibZmq#sendHeapCritical} on the array's {@link SocketCore#arraySegment}). A frame
      * that try did not queue (no room now, an interruption, or an error that its capturing retry reports) is built in
      * native memory (as zmq_send builds it, the array copied straight in) and sent through {@link #afterCriticalTry};
@@ -207,7 +207,7 @@ public final class Socket implements AutoCloseable {
      */
     private boolean sendArray(SocketCore c, byte[] data, int offset, int length, int flags) {
         boolean critical = LibZmq.criticalSendRecv();
-        boolean triedCritical = critical && offset == 0 && length <= ARRAY_SEND_CRITICAL_MAX;
+        boolean triedCritical = critical && offset == 0 && length <= CRITICAL_COPY_MAX;
         if (triedCritical) {
             if (LibZmq.sendHeapCritical(c.handle, c.arraySegment(data), length, flags | ZMQ_DONTWAIT) >= 0) {
                 return true;
@@ -448,11 +448,12 @@ public final class Socket implements AutoCloseable {
     private static final int MSG_SEND = 2;
     private static final int MSG_RECV = 3;
     /**
-     * The largest frame sent straight from its array by a critical call, during which the GC waits: libzmq copies the
-     * array once, about a millisecond's work at this size or less. The JDK's own copies poll for a safepoint after
-     * each such chunk.
+     * The most bytes a critical call copies (a frame sent from an array or a native segment, or a non-blocking receive
+     * into a native segment of this size or less): the GC and every safepoint wait for the call, and libzmq copies the
+     * bytes once, about a millisecond's work at this size or less. The JDK's own copies poll for a safepoint after
+     * each such chunk. A larger transfer takes the ordinary call.
      */
-    private static final int ARRAY_SEND_CRITICAL_MAX = 1 << 20;
+    private static final int CRITICAL_COPY_MAX = 1 << 20;
     private static final String[] WHAT = {"Sending", "Receiving", "Sending a message", "Receiving a message"};
 
     /** {@link #transfer} inside a claim of its own. */
@@ -504,7 +505,8 @@ public final class Socket implements AutoCloseable {
      * ordinary or must be told apart at once (a receive that does not wait; a blocking call with a timeout); any other
      * failed try is made again without waiting through {@link #retryCapturing}, whose errno tells why (see LibZmq's
      * send and receive modes). While no zero-copy message exists, a send, and a receive the caller asked not to wait
-     * for, is first tried critical and non-blocking (no thread-state transition): a send almost always succeeds at
+     * for, that copies at most {@link #CRITICAL_COPY_MAX} bytes (a message's call copies none), is first tried
+     * critical and non-blocking (no thread-state transition): a send almost always succeeds at
      * once. A blocking receive is not tried that way: when nothing is queued a non-blocking zmq_recv polls libzmq's
      * mailbox descriptor (a system call), which a receiver that keeps up with its sender would pay on almost every
      * frame. On a virtual thread a blocking call never blocks in libzmq: it tries non-blocking and parks until the
@@ -513,7 +515,7 @@ public final class Socket implements AutoCloseable {
     private int transfer(int kind, SocketCore c, MemorySegment data, long size, int flags) {
         boolean dontWait = (flags & ZMQ_DONTWAIT) != 0;
         boolean sending = kind == SEND || kind == MSG_SEND;
-        if ((sending || dontWait) && LibZmq.criticalSendRecv()) {
+        if ((sending || dontWait) && size <= CRITICAL_COPY_MAX && LibZmq.criticalSendRecv()) {
             int critical = sending ? LibZmq.CALL_CRITICAL : LibZmq.CALL_CRITICAL_CAPTURING;
             int rc = call(kind, critical, c, data, size, flags | ZMQ_DONTWAIT);
             return rc >= 0 ? rc : afterCriticalTry(kind, c, data, size, flags);
