@@ -416,6 +416,8 @@ public final class Socket implements AutoCloseable {
      * message arrives with it.
      *
      * @return the message, or null when no message came (EAGAIN)
+     * @throws IllegalStateException a frame of 2 GiB or more, which fits no array (the whole message is dropped;
+     *                               receive such frames into a {@link Message})
      */
     public MultipartMessage recvMultipart(RecvFlags flags) {
         SocketCore c = core;
@@ -434,6 +436,16 @@ public final class Socket implements AutoCloseable {
                     }
                     result.add(Message.bytesOf(msg));
                 }
+            } catch (RuntimeException e) {
+                // A frame that fits no array: drop the rest of its message too, so the next receive starts a message.
+                try {
+                    while (LibZmq.msgMore(msg) && transfer(MSG_RECV, c, msg, 0, ZMQ_DONTWAIT) >= 0) {
+                        // libzmq queues a message's frames together: the rest is there already
+                    }
+                } catch (RuntimeException dropping) {
+                    e.addSuppressed(dropping);
+                }
+                throw e;
             } finally {
                 c.copiedOut(LibZmq.msgSize(msg));
             }

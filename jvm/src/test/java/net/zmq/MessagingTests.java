@@ -3,6 +3,7 @@ package net.zmq;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -125,6 +126,27 @@ class MessagingTests {
                 IllegalStateException copy = assertThrows(IllegalStateException.class, m::toByteArray);
                 assertTrue(copy.getMessage().contains("does not fit in a Java array"), copy.getMessage());
             }
+        }
+    }
+
+    /** A multipart receive that meets a frame too large for an array drops its whole message, not just that frame. */
+    @Test
+    void aMultipartReceiveThatMeetsAFrameTooLargeForAnArrayDropsTheWholeMessage() {
+        try (Socket a = Zmq.socket(context, SocketType.PAIR); Socket b = Zmq.socket(context, SocketType.PAIR);
+             Arena arena = Arena.ofConfined()) {
+            Zmq.connect(a, b, "inproc"); // inproc passes the frame on without reading it
+            MemorySegment huge = arena.allocate(8).reinterpret(1L << 31); // never read
+            try (Message m = new Message(huge, segment -> { })) {
+                assertTrue(a.send(m, SendFlags.SEND_MORE));
+            }
+            assertTrue(a.send("tail of the huge message"));
+            assertTrue(a.send("next message"));
+            IllegalStateException tooLarge = assertThrows(IllegalStateException.class, () -> b.recvMultipart());
+            assertTrue(tooLarge.getMessage().contains("does not fit in a Java array"), tooLarge.getMessage());
+            MultipartMessage next = b.recvMultipart(RecvFlags.DONT_WAIT);
+            assertNotNull(next, "the next message was dropped too");
+            assertEquals(1, next.size());
+            assertEquals("next message", next.getString(0));
         }
     }
 
