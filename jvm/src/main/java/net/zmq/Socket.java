@@ -739,12 +739,24 @@ public final class Socket implements AutoCloseable {
         return true;
     }
 
-    /** ZMQ_EVENTS, read during the call what (e.g. "Receiving"): a shut-down context fails that call, as libzmq's would. */
+    /**
+     * ZMQ_EVENTS, read during the call what (e.g. "Receiving"): a shut-down context fails that call, as libzmq's would.
+     * Reading it processes the socket's commands, which polls its mailbox descriptor: a signal then fails it with
+     * EINTR, and it is read again.
+     */
     private static int eventsWhile(SocketCore c, String what) {
-        try {
-            return getIntOption(c, SocketOption.EVENTS);
-        } catch (ContextTerminatedException e) {
-            throw error(Errno.ETERM, what);
+        int id = SocketOption.EVENTS.id;
+        MemorySegment options = c.options(); // the size at 0, the value at 8
+        MemorySegment state = c.callState();
+        while (true) {
+            options.set(JAVA_LONG, 0, 4);
+            if (LibZmq.getsockopt(c.criticalOption(id), state, c.handle, id, options.asSlice(8), options) == 0) {
+                return options.get(JAVA_INT, 8);
+            }
+            int errno = LibZmq.errno(state);
+            if (errno != Errno.EINTR) {
+                throw error(errno, errno == Errno.ETERM ? what : what + " (reading EVENTS)");
+            }
         }
     }
 

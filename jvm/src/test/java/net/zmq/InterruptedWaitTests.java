@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
+import net.zmq.support.ChildJvm;
 import net.zmq.support.Emulation;
 import net.zmq.support.Zmq;
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,17 @@ class InterruptedWaitTests {
 
     private static MethodHandle libc(String name, FunctionDescriptor type) {
         return LINKER.downcallHandle(LINKER.defaultLookup().find(name).orElseThrow(), type);
+    }
+
+    /**
+     * On a virtual thread a wait reads ZMQ_EVENTS at each wake, which polls the socket's mailbox: a signal there fails
+     * that read with EINTR, and the wait goes on. In a child JVM with one carrier, which the probe signals.
+     */
+    @Test
+    void aSignalWhileAVirtualThreadsWaitReadsTheSocketsEventsDoesNotEndIt() throws Exception {
+        ChildJvm.Outcome outcome = ChildJvm.run(SignalledWaitProbe.class, "-Djdk.virtualThreadScheduler.parallelism=1");
+        assertEquals(0, outcome.exit(), outcome.out());
+        assertTrue(outcome.out().contains("received 'after the storm'"), outcome.out());
     }
 
     /** With no timeout (a receive that cannot meet EAGAIN) and with one (the call must tell EINTR from its timeout). */
