@@ -575,27 +575,35 @@ public final class Socket implements AutoCloseable {
         if (!dontWait && Thread.currentThread().isVirtual() && Reactor.available()) {
             int readyAtOnce = 0; // tries in a row refused although the socket read ready (see pauseAfterRefusal)
             long pause = 0;
-            do {
-                // Capturing at once: here a try fails before each park, and a second non-blocking try to learn why
-                // would cost libzmq another poll of its mailbox.
-                int rc = call(kind, LibZmq.CALL_CAPTURING, c, data, size, flags | ZMQ_DONTWAIT);
-                if (rc >= 0) {
-                    return rc;
-                }
-                int waited = failedAgain(c, LibZmq.errno(c.callState()), WHAT[kind], event, timeoutMs, deadline);
-                if (waited == WAIT_TIMED_OUT) {
-                    return -1;
-                }
-                if (waited != READY_AT_ONCE) {
-                    readyAtOnce = 0;
-                    pause = 0;
-                } else if (readyAtOnce++ > 0) { // the first can be room that came just after the try
-                    if (deadline != 0 && System.nanoTime() - deadline >= 0) {
+            boolean interrupted = false; // cleared for a pause, set again as the call ends
+            try {
+                do {
+                    // Capturing at once: here a try fails before each park, and a second non-blocking try to learn why
+                    // would cost libzmq another poll of its mailbox.
+                    int rc = call(kind, LibZmq.CALL_CAPTURING, c, data, size, flags | ZMQ_DONTWAIT);
+                    if (rc >= 0) {
+                        return rc;
+                    }
+                    int waited = failedAgain(c, LibZmq.errno(c.callState()), WHAT[kind], event, timeoutMs, deadline);
+                    if (waited == WAIT_TIMED_OUT) {
                         return -1;
                     }
-                    pause = pauseAfterRefusal(pause, deadline);
+                    if (waited != READY_AT_ONCE) {
+                        readyAtOnce = 0;
+                        pause = 0;
+                    } else if (readyAtOnce++ > 0) { // the first can be room that came just after the try
+                        if (deadline != 0 && System.nanoTime() - deadline >= 0) {
+                            return -1;
+                        }
+                        interrupted |= Thread.interrupted();
+                        pause = pauseAfterRefusal(pause, deadline);
+                    }
+                } while (Reactor.available());
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
                 }
-            } while (Reactor.available());
+            }
             if (deadline != 0) { // the reactor stopped: wait in libzmq for what is left of the timeout
                 return waitOutTheTimeout(kind, c, data, size, flags, event, deadline);
             }
@@ -632,24 +640,32 @@ public final class Socket implements AutoCloseable {
      */
     private static int waitOutTheTimeout(int kind, SocketCore c, MemorySegment data, long size, int flags, int event, long deadline) {
         long pause = 0; // a SERVER's, PEER's or mandatory ROUTER's send can be refused while the socket reads writable
-        while (true) {
-            if (deadline - System.nanoTime() <= 0) {
-                return -1;
+        boolean interrupted = false; // cleared for a pause, set again as the call ends
+        try {
+            while (true) {
+                if (deadline - System.nanoTime() <= 0) {
+                    return -1;
+                }
+                int ready = Poller.pollOne(c, event, Timeouts.left(deadline, 0));
+                if (ready < 0 && LibZmq.errno(c.callState()) != Errno.EINTR) {
+                    throw error(LibZmq.errno(c.callState()), WHAT[kind]);
+                }
+                int rc = call(kind, LibZmq.CALL_CAPTURING, c, data, size, flags | ZMQ_DONTWAIT);
+                if (rc >= 0) {
+                    return rc;
+                }
+                int errno = LibZmq.errno(c.callState());
+                if (errno != Errno.EAGAIN && errno != Errno.EINTR) {
+                    throw error(errno, WHAT[kind]);
+                }
+                if (ready > 0 && errno == Errno.EAGAIN) { // ready, yet refused: wait a little longer each time, not spin
+                    interrupted |= Thread.interrupted();
+                    pause = pauseAfterRefusal(pause, deadline);
+                }
             }
-            int ready = Poller.pollOne(c, event, Timeouts.left(deadline, 0));
-            if (ready < 0 && LibZmq.errno(c.callState()) != Errno.EINTR) {
-                throw error(LibZmq.errno(c.callState()), WHAT[kind]);
-            }
-            int rc = call(kind, LibZmq.CALL_CAPTURING, c, data, size, flags | ZMQ_DONTWAIT);
-            if (rc >= 0) {
-                return rc;
-            }
-            int errno = LibZmq.errno(c.callState());
-            if (errno != Errno.EAGAIN && errno != Errno.EINTR) {
-                throw error(errno, WHAT[kind]);
-            }
-            if (ready > 0 && errno == Errno.EAGAIN) { // ready, yet refused: wait a little longer each time, not spin
-                pause = pauseAfterRefusal(pause, deadline);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
     }
@@ -660,7 +676,9 @@ public final class Socket implements AutoCloseable {
     /**
      * Pauses before another try of a call that its socket reads ready for but refused (a SERVER's, PEER's or mandatory
      * ROUTER's send to one full peer while others have room), rather than spin; returns this pause, the previous one
-     * doubled (from 0.1 ms, at most {@link #MAX_PAUSE_NANOS}), for the next. Never past deadline (0: none).
+     * doubled (from 0.1 ms, at most {@link #MAX_PAUSE_NANOS}), for the next. Never past deadline (0: none). A set
+     * interrupt status would end the pause at once (and setting it again gives the thread a park permit): the caller
+     * clears it before the pause and sets it again as its call ends.
      */
     private static long pauseAfterRefusal(long previous, long deadline) {
         long pause = Math.min(Math.max(2 * previous, 100_000L), MAX_PAUSE_NANOS);

@@ -133,10 +133,11 @@ class InterruptedWaitTests {
     /**
      * A send that its socket reads writable for but refuses (a mandatory ROUTER's to one full peer while another has
      * room) waits out its timeout with pauses between tries instead of spinning on a core: on a platform thread after a
-     * signal (then the binding waits, not libzmq), and on a virtual thread (which always waits in the binding).
+     * signal (then the binding waits, not libzmq), and on a virtual thread (which always waits in the binding); also
+     * on a thread whose interrupt status is set (which ends a park at once), and which keeps that status.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"platform", "virtual"})
+    @ValueSource(strings = {"platform", "virtual", "interrupted platform", "interrupted virtual"})
     void aSendRefusedWhileItsSocketReadsWritableWaitsOutItsTimeoutWithoutSpinning(String thread) throws Throwable {
         try (Context context = new Context(); Socket router = context.socket(SocketType.ROUTER);
              Socket full = context.socket(SocketType.DEALER); Socket roomy = context.socket(SocketType.DEALER)) {
@@ -159,19 +160,27 @@ class InterruptedWaitTests {
             router.setOption(SocketOption.SNDTIMEO, Duration.ofMillis(500));
             var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
             long cpu = os.getProcessCpuTime();
+            boolean interrupted = thread.startsWith("interrupted");
+            Supplier<String> send = () -> {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                boolean sent = router.send(fullId, SendFlags.SEND_MORE);
+                return sent + (interrupted && !Thread.currentThread().isInterrupted() ? ", interrupt status lost" : "");
+            };
             String outcome;
-            if (thread.equals("platform")) {
-                Caller<Boolean> sender = callOnAThread(() -> router.send(fullId, SendFlags.SEND_MORE));
+            if (thread.endsWith("platform")) {
+                Caller<String> sender = callOnAThread(send);
                 awaitSleeping(sender.tid(), sender.call()); // in libzmq's blocking send
                 sender.signal(); // from here on the binding waits out the timeout, the router reading writable throughout
-                outcome = String.valueOf(sender.call().get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS));
+                outcome = sender.call().get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS);
             } else {
-                CompletableFuture<Boolean> sent = new CompletableFuture<>();
-                Thread.ofVirtual().start(() -> sent.complete(router.send(fullId, SendFlags.SEND_MORE)));
-                outcome = String.valueOf(sent.get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS));
+                CompletableFuture<String> sent = new CompletableFuture<>();
+                Thread.ofVirtual().start(() -> sent.complete(send.get()));
+                outcome = sent.get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS);
             }
             long cpuMs = (os.getProcessCpuTime() - cpu) / 1_000_000;
-            assertEquals("false", outcome, "the refused send did not time out");
+            assertEquals("false", outcome, "the refused send did not time out, or lost its thread's interrupt status");
             if (!Emulation.underQemu()) { // there the emulator's own translation and slowness use the CPU: no measure of a spin
                 assertTrue(cpuMs < 250, "this process used " + cpuMs + " ms of CPU during the refused send's 500 ms timeout");
             }
