@@ -333,12 +333,16 @@ public final class Socket implements AutoCloseable {
     }
 
     /**
-     * Receives one frame into a native segment.
+     * Receives one frame into a native segment, filling at most its first {@code Integer.MAX_VALUE - 1} bytes.
      *
-     * @return the frame's full size (greater than buffer's size when truncated), or -1 (EAGAIN)
+     * @return the frame's full size, greater than the bytes filled when truncated; {@link Integer#MAX_VALUE} for a frame
+     *         of that many bytes or more, always truncated (receive such frames into a {@link Message}); or -1 (EAGAIN)
      */
     public int recv(MemorySegment buffer, RecvFlags flags) {
-        return claimedTransfer(RECV, requireNative(buffer, "recv"), buffer.byteSize(), flags.value);
+        // libzmq counts a frame's size in an int, at most INT_MAX: with room for INT_MAX bytes, a frame of INT_MAX and
+        // one of 4 GiB would both fill it and return INT_MAX, the larger one silently cut.
+        long room = Math.min(requireNative(buffer, "recv").byteSize(), Integer.MAX_VALUE - 1);
+        return claimedTransfer(RECV, buffer, room, flags.value);
     }
 
     /** Receives one frame as a new array, waiting for it. @return the frame, or null when RCVTIMEO expired */
