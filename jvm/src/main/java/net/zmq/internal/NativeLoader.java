@@ -73,6 +73,12 @@ public final class NativeLoader {
             try {
                 SymbolLookup lookup = SymbolLookup.libraryLookup(name, Arena.global());
                 loadedFrom = "system " + name;
+                if (rid != null) { // a bundled copy exists but was refused: say why, as the system one may lack drafts
+                    loadedFrom += " (the bundled libzmq was not used: " + String.join("; ", tried) + ")";
+                    System.getLogger(NativeLoader.class.getName()).log(System.Logger.Level.WARNING,
+                            "Loaded the system's libzmq (" + name + ") instead of the bundled one; tried:\n  "
+                                    + String.join("\n  ", tried));
+                }
                 return lookup;
             } catch (IllegalArgumentException e) {
                 tried.add("system library " + name + ": not found by the dynamic loader");

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.stream.Stream;
 import net.zmq.support.ChildJvm;
 import net.zmq.support.ChildJvm.Outcome;
@@ -76,6 +77,21 @@ class LoaderTests {
             // Without a system libzmq the failure lists why the bundled copy was refused; with one, that one is used.
             assertTrue(third.exit() != 0 ? third.out().contains("other users can write to it") : third.out().contains("from system"),
                     third.out());
+
+            // With a system libzmq (here a copy of the bundled one that the dynamic loader finds), the fallback says why.
+            Path system = Files.createTempDirectory("net-zmq-system");
+            try {
+                Files.write(system.resolve("libzmq.so.5"), good);
+                Outcome fallback = ChildJvm.run(LoaderProbe.class, Map.of("LD_LIBRARY_PATH", system.toString()),
+                        "-Dnet.zmq.cache.dir=" + cache);
+                assertEquals(0, fallback.exit(), fallback.out());
+                assertTrue(fallback.out().contains("from system libzmq.so.5 (the bundled libzmq was not used: "), fallback.out());
+                assertTrue(fallback.out().contains("other users can write to it"), fallback.out());
+                assertTrue(fallback.out().contains("WARNING: Loaded the system's libzmq (libzmq.so.5) instead of the bundled one"),
+                        fallback.out());
+            } finally {
+                deleteTree(system);
+            }
         } finally {
             deleteTree(cache);
         }

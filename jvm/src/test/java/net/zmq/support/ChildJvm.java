@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -20,11 +21,19 @@ public final class ChildJvm {
 
     /** Runs main's class with the given JVM options (-Dname=value ...), waiting up to 60 s for it to end. */
     public static Outcome run(Class<?> main, String... jvmOptions) throws IOException, InterruptedException {
+        return run(main, Map.of(), jvmOptions);
+    }
+
+    /** As {@link #run(Class, String...)}, with these environment variables added to this process's. */
+    public static Outcome run(Class<?> main, Map<String, String> environment, String... jvmOptions)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-ea",
                 "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("net.zmq.test.classpath", System.getProperty("java.class.path"))));
         command.addAll(List.of(jvmOptions));
         command.add(main.getName());
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        Process p = builder.start();
         p.getOutputStream().close();
         if (!p.waitFor(60, TimeUnit.SECONDS)) {
             p.destroyForcibly();
