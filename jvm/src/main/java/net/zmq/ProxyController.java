@@ -14,12 +14,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class ProxyController implements AutoCloseable {
     private static final AtomicInteger NEXT = new AtomicInteger();
     final Socket proxySide;
-    private final Socket commander;
+    final Socket commander;
     /**
      * Whether the last state command sent was PAUSE: a proxy that a signal interrupted (libzmq's proxy then returns
      * and is run again) stays paused by it (see {@link Proxy}).
      */
     volatile boolean paused;
+    /**
+     * Replies still owed to statistics calls that gave up waiting. The proxy answers requests in order, so the next
+     * call drops that many replies before its own, whenever they arrive.
+     */
+    private int owedReplies;
 
     /** Creates the control pair in context. */
     public ProxyController(Context context) {
@@ -72,18 +77,26 @@ public final class ProxyController implements AutoCloseable {
      * As {@link #statistics()}, waiting at most timeout (null or negative: forever; at most about 24 days, libzmq's
      * int milliseconds).
      *
-     * @return the counters, or null when no proxy answered in time (a reply that comes later is dropped by the next
+     * @return the counters, or null when no proxy answered in time (its reply, when it comes, is dropped by a later
      *         call)
      */
     public ProxyStatistics statistics(Duration timeout) {
-        while (commander.recvMultipart(RecvFlags.DONT_WAIT) != null) { // a late reply to a call that gave up
-        }
-        commander.setOption(SocketOption.RCVTIMEO, Timeouts.isForever(timeout) ? null
-                : Timeouts.fitsIntMillis(timeout) ? timeout : Duration.ofMillis(Integer.MAX_VALUE));
+        boolean forever = Timeouts.isForever(timeout);
+        long deadline = forever ? 0 : System.nanoTime()
+                + (Timeouts.fitsIntMillis(timeout) ? timeout : Duration.ofMillis(Integer.MAX_VALUE)).toNanos();
         commander.send("STATISTICS");
-        MultipartMessage reply = commander.recvMultipart();
-        if (reply == null) {
-            return null;
+        MultipartMessage reply;
+        while (true) {
+            commander.setOption(SocketOption.RCVTIMEO, forever ? null : Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            reply = commander.recvMultipart();
+            if (reply == null) {
+                owedReplies++; // this call's
+                return null;
+            }
+            if (owedReplies == 0) {
+                break;
+            }
+            owedReplies--; // an earlier call's, which gave up
         }
         if (reply.size() != 8) {
             throw new IllegalStateException("the proxy's statistics reply had " + reply.size() + " frames, not 8");

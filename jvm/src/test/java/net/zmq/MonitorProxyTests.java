@@ -326,4 +326,39 @@ class MonitorProxyTests {
             assertNull(controller.statistics(Zmq.SHORT), "statistics without a proxy running"); // gives up in time
         }
     }
+
+    /**
+     * A statistics call gets the reply to its own request, never one owed to an earlier call that gave up, even when
+     * that reply arrives during the call: here both requests wait for a proxy, which answers the first, then forwards
+     * the message queued for it, then answers the second.
+     */
+    @Test
+    void statisticsNeverReturnsTheReplyOwedToACallThatGaveUp() throws Exception {
+        try (Socket frontend = context.socket(SocketType.PULL); Socket backend = context.socket(SocketType.PUSH);
+             Socket producer = Zmq.socket(context, SocketType.PUSH); Socket consumer = Zmq.socket(context, SocketType.PULL);
+             ProxyController controller = new ProxyController(context)) {
+            frontend.bind("inproc://owed-front");
+            backend.bind("inproc://owed-back");
+            producer.connect("inproc://owed-front");
+            consumer.connect("inproc://owed-back");
+            assertNull(controller.statistics(Duration.ofMillis(10))); // no proxy yet: its reply is owed
+            producer.send("queued before the proxy");
+            CompletableFuture<ProxyStatistics> asked = CompletableFuture.supplyAsync(() -> controller.statistics(Zmq.WAIT),
+                    r -> Thread.ofPlatform().start(r));
+            Socket commander = controller.commander;
+            long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
+            while (!commander.core.inCall() && System.nanoTime() < deadline) { // its request sent, waiting for the reply
+                Thread.onSpinWait();
+            }
+            assertTrue(commander.core.inCall(), "the second statistics call did not start");
+            Thread proxy = Thread.ofPlatform().start(() -> Proxy.runSteerable(frontend, backend, null, controller));
+            assertEquals("queued before the proxy", consumer.recvString());
+            ProxyStatistics stats = asked.get(Zmq.WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            assertEquals(1, stats.frontendMessagesIn(), "the reply owed to the call that gave up was returned: " + stats);
+            assertEquals(1, controller.statistics(Zmq.WAIT).frontendMessagesIn()); // and nothing stale is left
+            controller.terminate();
+            proxy.join(Zmq.WAIT.toMillis());
+            assertEquals(Thread.State.TERMINATED, proxy.getState());
+        }
+    }
 }
