@@ -39,7 +39,8 @@ public final class Curve {
     }
 
     /**
-     * Makes socket a CURVE server with keys (call before bind). Clients are checked by the context's
+     * Makes socket a CURVE server with keys (before its first bind or connect: after, this throws
+     * {@link IllegalStateException}). Clients are checked by the context's
      * {@link ZapAuthenticator}; create it before the socket accepts connections, as until one is bound libzmq accepts
      * every CURVE client.
      */
@@ -49,7 +50,10 @@ public final class Curve {
         socket.setOption(SocketOption.CURVE_SECRETKEY, Z85.decode(keys.secretKey()));
     }
 
-    /** Makes socket a CURVE client of the server whose public key is serverPublicKey (call before connect). */
+    /**
+     * Makes socket a CURVE client of the server whose public key is serverPublicKey (before its first bind or connect:
+     * after, this throws {@link IllegalStateException}).
+     */
     public static void makeClient(Socket socket, CurveKeyPair keys, String serverPublicKey) {
         requireSecret(keys);
         check(serverPublicKey, "server public key");

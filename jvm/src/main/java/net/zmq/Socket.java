@@ -130,6 +130,9 @@ public final class Socket implements AutoCloseable {
             if (LibZmq.endpointCall(state, which, c.handle, arena.allocateFrom(text)) != 0) {
                 throw error(LibZmq.errno(state), what + " " + text);
             }
+            if (which <= 1) { // bind, connect
+                c.hasEndpoints = true;
+            }
         } finally {
             c.end();
         }
@@ -831,10 +834,13 @@ public final class Socket implements AutoCloseable {
     // ---- options
 
     /**
-     * Sets an option.
+     * Sets an option. Security options (PLAIN_*, CURVE_*, ZAP_*) must be set before the first bind or connect: libzmq
+     * applies them to each endpoint as it is bound or connected, so one set later would leave the endpoints already
+     * there without it (a CURVE server's would accept plaintext peers).
      *
      * @throws UnsupportedOperationException the option is read-only
      * @throws IllegalArgumentException      the value is out of range
+     * @throws IllegalStateException         a security option after a bind or connect
      * @throws ZmqException                  libzmq refused the value (EINVAL: wrong for this socket type or size)
      */
     public <T> void setOption(SocketOption<T> option, T value) {
@@ -844,6 +850,11 @@ public final class Socket implements AutoCloseable {
         SocketCore c = core;
         c.begin();
         try {
+            if (option.security && c.hasEndpoints) {
+                throw new IllegalStateException(option.name + " set after this " + c.type + " socket was bound or "
+                        + "connected would not apply to those endpoints (libzmq sets up their security as they are made), "
+                        + "leaving them open: set security options before bind and connect, or use a new socket");
+            }
             MemorySegment buffer = c.options().asSlice(8);
             long size;
             switch (option.kind) {

@@ -91,6 +91,11 @@ final class SocketCore implements Runnable {
     private MemorySegment sentSegment0;
     private MemorySegment sentSegment1;
     private boolean lastSentIs1;
+    /**
+     * Whether a bind or connect succeeded: from then on security options are refused, as libzmq would apply them only
+     * to later endpoints and leave those already bound or connected open to any peer.
+     */
+    volatile boolean hasEndpoints;
     /** RCVTIMEO and SNDTIMEO as last set, for the waits that do not block in libzmq (virtual threads). */
     volatile int receiveTimeoutMs = -1;
     volatile int sendTimeoutMs = -1;

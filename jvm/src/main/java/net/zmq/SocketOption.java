@@ -19,6 +19,12 @@ public final class SocketOption<T> {
     final Kind kind;
     final boolean writable;
     final boolean readable;
+    /**
+     * Whether the option chooses or configures the security mechanism: libzmq copies it into each endpoint as that
+     * endpoint is bound or connected, so one set afterwards leaves those endpoints as they were (see
+     * {@link Socket#setOption}).
+     */
+    final boolean security;
 
     private SocketOption(String name, int id, Kind kind, boolean readable, boolean writable) {
         this.name = name;
@@ -26,6 +32,7 @@ public final class SocketOption<T> {
         this.kind = kind;
         this.readable = readable;
         this.writable = writable;
+        this.security = name.startsWith("PLAIN_") || name.startsWith("CURVE_") || name.startsWith("ZAP_");
     }
 
     private static <T> SocketOption<T> rw(String name, int id, Kind kind) {

@@ -42,6 +42,27 @@ class SecurityTests {
         assertEquals(-1, keys.toString().indexOf(keys.secretKey()));
     }
 
+    /**
+     * libzmq sets up each endpoint's security as it is bound or connected: a security option set later would not reach
+     * those endpoints (a CURVE server bound first accepted a plaintext peer), so it is refused, and nothing is set.
+     */
+    @Test
+    void securityOptionsAfterABindOrConnectAreRefused() {
+        CurveKeyPair keys = Curve.generateKeyPair();
+        try (Socket server = Zmq.socket(context, SocketType.PULL); Socket client = Zmq.socket(context, SocketType.PUSH)) {
+            server.bind("tcp://127.0.0.1:*");
+            IllegalStateException late = assertThrows(IllegalStateException.class, () -> Curve.makeServer(server, keys));
+            assertTrue(late.getMessage().contains("CURVE_SERVER set after this PULL socket was bound or connected"), late.getMessage());
+            assertTrue(late.getMessage().contains("set security options before bind and connect"), late.getMessage());
+            assertEquals(0, server.getOption(SocketOption.MECHANISM)); // NULL: the refused option was not set
+            assertThrows(IllegalStateException.class, () -> server.setOption(SocketOption.ZAP_DOMAIN, "global"));
+            assertThrows(IllegalStateException.class, () -> server.setOption(SocketOption.PLAIN_SERVER, true));
+            client.connect(server.lastEndpoint());
+            assertThrows(IllegalStateException.class, () -> Curve.makeClient(client, keys, keys.publicKey()));
+            client.setOption(SocketOption.SNDHWM, 5); // other options are still taken
+        }
+    }
+
     @Test
     void certificatesRoundTripThroughFiles() throws Exception {
         Path dir = Files.createTempDirectory("certs");
