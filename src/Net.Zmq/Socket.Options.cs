@@ -11,6 +11,7 @@ public sealed partial class Socket : INativeOptions
     /// <exception cref="ArgumentException"><see cref="SocketOption.UseFd"/> given a descriptor that is not a listening socket (checked on Linux).</exception>
     /// <exception cref="ZmqException">libzmq refused the value (EINVAL: out of range or not valid for this socket type).</exception>
     /// <exception cref="NotSupportedException">A draft-only option (see <see cref="SocketOption"/>) and the loaded libzmq has no draft API; the same holds for every SetOption and GetOption overload.</exception>
+    /// <exception cref="InvalidOperationException">A security option (PLAIN, CURVE, ZAP, GSSAPI) once the socket has been bound or connected: libzmq would apply it only to later endpoints. The same holds for every SetOption overload.</exception>
     public void SetOption(SocketOption option, int value) => SocketOptionCodec.SetInt32(this, option, value);
 
     /// <summary>Sets an option that takes a long (<see cref="SocketOption.MaxMessageSize"/>) or a ulong.</summary>
@@ -73,6 +74,14 @@ public sealed partial class Socket : INativeOptions
 
     unsafe void INativeOptions.Set(SocketOption option, void* value, int size)
     {
+        if (_hasEndpoints && IsSecurityOption(option))
+        {
+            throw new InvalidOperationException(
+                $"{option} set after this {Type} socket was bound or connected would not apply to those endpoints (libzmq " +
+                "sets up their security as they are made), leaving them open: set security options before Bind and Connect, " +
+                "or use a new socket.");
+        }
+
         using SocketCall call = BeginCall();
         if (LibZmq.SetSockOpt(call.Native, (int)option, value, (nuint)size) != 0)
         {
@@ -84,6 +93,13 @@ public sealed partial class Socket : INativeOptions
             ConflateChanged(*(int*)value != 0); // a boolean option: always an int
         }
     }
+
+    /// <summary>The options that choose or configure the security mechanism, which libzmq copies into each endpoint as it is made.</summary>
+    private static bool IsSecurityOption(SocketOption option) => option is SocketOption.PlainServer or SocketOption.PlainUsername
+        or SocketOption.PlainPassword or SocketOption.CurveServer or SocketOption.CurvePublicKey or SocketOption.CurveSecretKey
+        or SocketOption.CurveServerKey or SocketOption.ZapDomain or SocketOption.ZapEnforceDomain or SocketOption.GssapiServer
+        or SocketOption.GssapiPrincipal or SocketOption.GssapiServicePrincipal or SocketOption.GssapiPlaintext
+        or SocketOption.GssapiPrincipalNameType or SocketOption.GssapiServicePrincipalNameType;
 
     internal int ReadInt32(SocketOption option) => SocketOptionCodec.ReadInt32(this, option);
 

@@ -23,6 +23,7 @@ public sealed partial class Socket
     /// <exception cref="ArgumentException"><paramref name="secretKey"/> is not 40 characters of valid Z85 text.</exception>
     /// <exception cref="NotSupportedException">The loaded libzmq was built without CURVE.</exception>
     /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
+    /// <exception cref="InvalidOperationException">The socket has been bound or connected already (its endpoints would stay without this security).</exception>
     public void MakeCurveServer(string secretKey)
     {
         Span<byte> secret = stackalloc byte[Curve.KeyLength];
@@ -47,6 +48,7 @@ public sealed partial class Socket
     /// <exception cref="ArgumentNullException"><paramref name="serverKeys"/> is null.</exception>
     /// <exception cref="NotSupportedException">The loaded libzmq was built without CURVE.</exception>
     /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
+    /// <exception cref="InvalidOperationException">The socket has been bound or connected already (its endpoints would stay without this security).</exception>
     public void MakeCurveServer(CurveKeyPair serverKeys)
     {
         ArgumentNullException.ThrowIfNull(serverKeys);
@@ -64,6 +66,7 @@ public sealed partial class Socket
     /// <exception cref="ArgumentException"><paramref name="serverPublicKey"/> is not 40 characters of valid Z85 text.</exception>
     /// <exception cref="NotSupportedException">The loaded libzmq was built without CURVE.</exception>
     /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
+    /// <exception cref="InvalidOperationException">The socket has been bound or connected already (its endpoints would stay without this security).</exception>
     public void MakeCurveClient(CurveKeyPair clientKeys, string serverPublicKey)
     {
         ArgumentNullException.ThrowIfNull(clientKeys);
@@ -85,6 +88,7 @@ public sealed partial class Socket
     /// (the handshake fails and no message gets through). PLAIN does not encrypt; use CURVE across untrusted networks.
     /// </remarks>
     /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
+    /// <exception cref="InvalidOperationException">The socket has been bound or connected already (its endpoints would stay without this security).</exception>
     public void MakePlainServer() => SetOption(SocketOption.PlainServer, true);
 
     /// <summary>
@@ -95,6 +99,7 @@ public sealed partial class Socket
     /// <exception cref="ArgumentNullException">An argument is null.</exception>
     /// <exception cref="ArgumentException">An argument is empty or longer than 255 bytes in UTF-8 (libzmq's limits).</exception>
     /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
+    /// <exception cref="InvalidOperationException">The socket has been bound or connected already (its endpoints would stay without this security).</exception>
     public void MakePlainClient(string username, string password)
     {
         ThrowIfBadPlainCredential(username, nameof(username));

@@ -29,6 +29,10 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     // whose pipe this is has stopped).
     private Func<Exception>? _sendRefusal;
 
+    // Whether a Bind or Connect succeeded: from then on security options are refused (see INativeOptions.Set), as
+    // libzmq applies them only to endpoints made after them.
+    private volatile bool _hasEndpoints;
+
     /// <summary>Creates a socket of <paramref name="type"/> in <paramref name="context"/>, with the context's <see cref="Context.DefaultLinger"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="context"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="type"/> is not a <see cref="SocketType"/>.</exception>
@@ -231,6 +235,11 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
             if (rc != 0)
             {
                 ThrowHelper.ThrowEndpointFailed(LibZmq.Errno(), $"{action} of the {Type} socket to '{endpoint}'", endpoint);
+            }
+
+            if (action is EndpointAction.Bind or EndpointAction.Connect)
+            {
+                _hasEndpoints = true;
             }
         }
     }

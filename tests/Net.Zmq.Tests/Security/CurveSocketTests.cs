@@ -23,6 +23,30 @@ public sealed class CurveSocketTests : ContextPerTest
         Assert.Equal("welcome", client.RecvString());
     }
 
+    /// <summary>
+    /// libzmq sets up each endpoint's security as it is bound or connected: a security option set later would not reach
+    /// it (a CURVE server bound first took plaintext peers), so it is refused, and nothing is set.
+    /// </summary>
+    [Fact]
+    public void Security_options_after_a_bind_or_connect_are_refused()
+    {
+        using var server = Sockets.New(Context, SocketType.Pull);
+        using var client = Sockets.New(Context, SocketType.Push);
+        string endpoint = Endpoints.BindTcp(server);
+
+        var late = Assert.Throws<InvalidOperationException>(() => server.MakeCurveServer(_serverKeys));
+        Assert.Contains("CurveServer set after this Pull socket was bound or connected", late.Message);
+        Assert.Contains("set security options before Bind and Connect", late.Message);
+        Assert.Equal((int)SecurityMechanism.Null, server.GetOption<int>(SocketOption.Mechanism));
+        Assert.Throws<InvalidOperationException>(() => server.SetOption(SocketOption.ZapDomain, "global"));
+        Assert.Throws<InvalidOperationException>(() => server.MakePlainServer());
+
+        client.Connect(endpoint);
+        Assert.Throws<InvalidOperationException>(() => client.MakeCurveClient(_clientKeys, _serverKeys.PublicKey));
+        Assert.Throws<InvalidOperationException>(() => client.MakePlainClient("user", "password"));
+        client.SetOption(SocketOption.SendHighWatermark, 5); // other options are still taken
+    }
+
     [Fact]
     public void Make_curve_server_sets_the_server_flag_and_both_keys()
     {
