@@ -9,8 +9,10 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 import net.zmq.internal.Errno;
@@ -126,6 +128,10 @@ public final class Socket implements AutoCloseable {
         SocketCore c = core;
         c.begin();
         try (Arena arena = Arena.ofConfined()) {
+            byte[] connectId = which == 1 ? c.pendingConnectId : null;
+            if (connectId != null) {
+                refuseTakenConnectId(c, connectId, arena);
+            }
             MemorySegment state = c.callState();
             if (LibZmq.endpointCall(state, which, c.handle, arena.allocateFrom(text)) != 0) {
                 throw error(LibZmq.errno(state), what + " " + text);
@@ -133,8 +139,30 @@ public final class Socket implements AutoCloseable {
             if (which <= 1) { // bind, connect
                 c.hasEndpoints = true;
             }
+            if (connectId != null) { // this connect's pipe took it
+                c.pendingConnectId = null;
+                if (c.connectIds == null) {
+                    c.connectIds = new java.util.HashSet<>();
+                }
+                c.connectIds.add(ByteBuffer.wrap(connectId));
+            }
         } finally {
             c.end();
+        }
+    }
+
+    /**
+     * Before a ROUTER's or STREAM's connect with a CONNECT_ROUTING_ID (claim held): libzmq asserts that no pipe has that
+     * routing id yet, aborting the process. Refuses an id one of this socket's connects gave, or (asked of libzmq where
+     * it can tell: a ROUTER with the draft API) a peer of this socket has.
+     */
+    private static void refuseTakenConnectId(SocketCore c, byte[] id, Arena arena) {
+        boolean taken = c.connectIds != null && c.connectIds.contains(ByteBuffer.wrap(id))
+                || c.type == SocketType.ROUTER && LibZmq.routerHasPeer(c.handle, arena.allocateFrom(JAVA_BYTE, id)) == Boolean.TRUE;
+        if (taken) {
+            throw new IllegalStateException("routing id " + HexFormat.of().formatHex(id) + " (CONNECT_ROUTING_ID) is already "
+                    + "a peer's on this " + c.type + " socket, and libzmq would abort the process on a second one: set "
+                    + "another CONNECT_ROUTING_ID before this connect");
         }
     }
 
@@ -899,6 +927,9 @@ public final class Socket implements AutoCloseable {
             MemorySegment state = c.callState();
             if (LibZmq.setsockopt(c.criticalOption(option.id), state, c.handle, option.id, buffer, size) != 0) {
                 throw error(LibZmq.errno(state), "Setting " + option.name + " on a " + c.type + " socket");
+            }
+            if (option == SocketOption.CONNECT_ROUTING_ID && (c.type == SocketType.ROUTER || c.type == SocketType.STREAM)) {
+                c.pendingConnectId = buffer.asSlice(0, size).toArray(JAVA_BYTE);
             }
         } finally {
             c.end();

@@ -96,6 +96,14 @@ final class SocketCore implements Runnable {
      * to later endpoints and leave those already bound or connected open to any peer.
      */
     volatile boolean hasEndpoints;
+    /**
+     * On a ROUTER or STREAM socket (claim held): the CONNECT_ROUTING_ID set for the next connect (null when none), and
+     * every routing id this socket's connects gave (null before the first). libzmq aborts the process when a connect
+     * would give a second pipe the same routing id: {@link Socket#connect} checks these first. An id stays in the set
+     * after its disconnect, as libzmq drops the pipe only later.
+     */
+    byte[] pendingConnectId;
+    java.util.Set<java.nio.ByteBuffer> connectIds;
     /** RCVTIMEO and SNDTIMEO as last set, for the waits that do not block in libzmq (virtual threads). */
     volatile int receiveTimeoutMs = -1;
     volatile int sendTimeoutMs = -1;

@@ -99,6 +99,11 @@ public final class SocketOption<T> {
     public static final SocketOption<String> ZAP_DOMAIN = rw("ZAP_DOMAIN", 55, Kind.STRING);
     public static final SocketOption<Boolean> ROUTER_HANDOVER = wo("ROUTER_HANDOVER", 56, Kind.BOOL);
     public static final SocketOption<Integer> TOS = rw("TOS", 57, Kind.INT);
+    /**
+     * The routing id the next connect of a ROUTER or STREAM gives its peer. An id a peer of the socket has already
+     * (one this socket's connects gave, or, on a ROUTER, one a peer connected in with) makes that connect throw
+     * {@link IllegalStateException}: libzmq would abort the process.
+     */
     public static final SocketOption<byte[]> CONNECT_ROUTING_ID = wo("CONNECT_ROUTING_ID", 61, Kind.BYTES);
     public static final SocketOption<Duration> HANDSHAKE_IVL = rw("HANDSHAKE_IVL", 66, Kind.DURATION);
     public static final SocketOption<Boolean> XPUB_NODROP = wo("XPUB_NODROP", 69, Kind.BOOL);

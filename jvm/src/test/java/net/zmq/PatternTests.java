@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import net.zmq.support.ChildJvm;
 import net.zmq.support.Zmq;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,14 @@ class PatternTests {
                 assertEquals("answer " + i, req.recvString());
             }
         }
+    }
+
+    /** libzmq aborts the process on a connect that gives a pipe's routing id twice: refused first, in a child JVM. */
+    @Test
+    void aConnectRoutingIdAlreadyUsedIsRefusedRatherThanAbortingTheProcess() throws Exception {
+        ChildJvm.Outcome outcome = ChildJvm.run(ConnectRoutingIdProbe.class);
+        assertEquals(0, outcome.exit(), outcome.out());
+        assertTrue(outcome.out().contains("duplicate connect routing ids refused"), outcome.out());
     }
 
     @Test

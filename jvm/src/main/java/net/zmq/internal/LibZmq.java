@@ -232,6 +232,25 @@ public final class LibZmq {
         }
     }
 
+    /** zmq_socket_get_peer_state (draft), or null in a libzmq without it. */
+    private static final MethodHandle PEER_STATE = optional("zmq_socket_get_peer_state",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG), CRITICAL);
+
+    /**
+     * Whether a ROUTER socket has a peer with this routing id (zmq_socket_get_peer_state, draft): true or false, or
+     * null when this libzmq cannot say.
+     */
+    public static Boolean routerHasPeer(MemorySegment socket, MemorySegment routingId) {
+        if (PEER_STATE == null) {
+            return null;
+        }
+        try {
+            return (int) PEER_STATE.invokeExact(socket, routingId, routingId.byteSize()) >= 0;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
     public static int socketMonitor(MemorySegment callState, MemorySegment socket, MemorySegment endpoint, int events) {
         try {
             return (int) MONITOR.invokeExact(callState, socket, endpoint, events);

@@ -1,0 +1,67 @@
+package net.zmq;
+
+import java.util.function.Supplier;
+
+/**
+ * Run in a child JVM by {@link PatternTests}, as libzmq aborts the process when a connect gives a routing id that a pipe
+ * of the socket has already: checks that each such connect is refused instead. Exits 0 once every case was refused
+ * (and the refused socket still works); a process that libzmq aborted exits otherwise.
+ */
+public final class ConnectRoutingIdProbe {
+    public static void main(String[] args) {
+        try (Context context = new Context(); Socket router = context.socket(SocketType.ROUTER);
+             Socket peer = context.socket(SocketType.DEALER); Socket stream = context.socket(SocketType.STREAM);
+             Socket a = context.socket(SocketType.ROUTER); Socket b = context.socket(SocketType.ROUTER)) {
+            a.bind("tcp://127.0.0.1:*");
+            b.bind("tcp://127.0.0.1:*");
+
+            // Two connects of one ROUTER with the same id.
+            router.setOption(SocketOption.CONNECT_ROUTING_ID, "A".getBytes());
+            router.connect(a.lastEndpoint());
+            router.setOption(SocketOption.CONNECT_ROUTING_ID, "A".getBytes());
+            expectRefused("a second connect with A", () -> connect(router, b.lastEndpoint()));
+
+            // A peer that connected in with the id first (libzmq knows it once the router has taken its message).
+            router.bind("tcp://127.0.0.1:*");
+            peer.setOption(SocketOption.ROUTING_ID, "P".getBytes());
+            peer.connect(router.lastEndpoint());
+            peer.send("hello");
+            expect("P".equals(router.recvString()) && "hello".equals(router.recvString()), "the peer's message");
+            router.setOption(SocketOption.CONNECT_ROUTING_ID, "P".getBytes());
+            expectRefused("a connect with the id of a peer that connected in", () -> connect(router, b.lastEndpoint()));
+
+            // Refused, the socket still works: another id connects.
+            router.setOption(SocketOption.CONNECT_ROUTING_ID, "B".getBytes());
+            router.connect(b.lastEndpoint());
+
+            // STREAM asserts alike.
+            stream.setOption(SocketOption.CONNECT_ROUTING_ID, "S".getBytes());
+            stream.connect(a.lastEndpoint());
+            stream.setOption(SocketOption.CONNECT_ROUTING_ID, "S".getBytes());
+            expectRefused("a STREAM's second connect with S", () -> connect(stream, b.lastEndpoint()));
+        }
+        System.out.println("duplicate connect routing ids refused");
+    }
+
+    private static String connect(Socket socket, String endpoint) {
+        socket.connect(endpoint);
+        return "connected";
+    }
+
+    private static void expectRefused(String what, Supplier<String> call) {
+        try {
+            call.get();
+        } catch (IllegalStateException e) {
+            expect(e.getMessage().contains("(CONNECT_ROUTING_ID) is already a peer's"), what + ": " + e.getMessage());
+            return;
+        }
+        expect(false, what + " was not refused");
+    }
+
+    private static void expect(boolean condition, String what) {
+        if (!condition) {
+            System.out.println("failed: " + what);
+            System.exit(1);
+        }
+    }
+}
