@@ -876,6 +876,7 @@ public final class Socket implements AutoCloseable {
             throw new UnsupportedOperationException(option.name + " is read-only");
         }
         SocketCore c = core;
+        Arena arena = null;
         c.begin();
         try {
             if (option.security && c.hasEndpoints) {
@@ -900,11 +901,19 @@ public final class Socket implements AutoCloseable {
                 }
                 case DURATION -> {
                     Duration d = (Duration) value;
-                    if (d != null && !Timeouts.fitsIntMillis(d)) {
-                        throw new IllegalArgumentException(option.name + " must be at most " + Integer.MAX_VALUE
-                                + " ms (got " + d + "; null or a negative duration gives libzmq's -1)");
+                    boolean forever = d == null || d.isNegative();
+                    if (forever && !option.takesForever()) {
+                        throw new IllegalArgumentException(option.name + " takes 0 or more, not " + d + " (libzmq has no "
+                                + "\"forever\" for it, and its 0 means none or its default)");
                     }
-                    long ms = d == null || d.isNegative() ? -1 : Timeouts.millisRoundedUp(d);
+                    if (!forever && !Timeouts.fitsIntMillis(d)) {
+                        throw new IllegalArgumentException(option.name + " must be at most " + Integer.MAX_VALUE
+                                + " ms (got " + d + (option.takesForever() ? "; null or a negative duration gives libzmq's -1)" : ")"));
+                    }
+                    long ms = forever ? -1 : Timeouts.millisRoundedUp(d);
+                    if (option == SocketOption.HEARTBEAT_TTL) { // kept in tenths of a second: 150 ms would become 100
+                        ms = Math.min((ms + 99) / 100 * 100, Integer.MAX_VALUE);
+                    }
                     buffer.set(JAVA_INT, 0, (int) ms);
                     size = 4;
                     if (option == SocketOption.RCVTIMEO) {
@@ -916,8 +925,13 @@ public final class Socket implements AutoCloseable {
                 case BYTES, STRING, KEY -> {
                     byte[] bytes = option.kind == SocketOption.Kind.STRING
                             ? ((String) value).getBytes(StandardCharsets.UTF_8) : (byte[]) value;
-                    if (bytes.length > 255) {
+                    boolean anyLength = option == SocketOption.SUBSCRIBE || option == SocketOption.UNSUBSCRIBE;
+                    if (bytes.length > 255 && !anyLength) {
                         throw new IllegalArgumentException(option.name + " takes at most 255 bytes (got " + bytes.length + ")");
+                    }
+                    if (bytes.length > buffer.byteSize()) { // a long topic: in memory of its own for this call
+                        arena = Arena.ofConfined();
+                        buffer = arena.allocate(bytes.length);
                     }
                     MemorySegment.copy(bytes, 0, buffer, JAVA_BYTE, 0, bytes.length);
                     size = bytes.length;
@@ -933,6 +947,9 @@ public final class Socket implements AutoCloseable {
             }
         } finally {
             c.end();
+            if (arena != null) {
+                arena.close();
+            }
         }
     }
 
@@ -947,11 +964,13 @@ public final class Socket implements AutoCloseable {
             throw new UnsupportedOperationException(option.name + " is write-only");
         }
         SocketCore c = core;
+        Arena arena = null;
         c.begin();
         try {
             MemorySegment options = c.options();
             MemorySegment sizeCell = options.asSlice(0, 8);
             MemorySegment buffer = options.asSlice(8);
+            boolean variable = option.kind == SocketOption.Kind.BYTES || option.kind == SocketOption.Kind.STRING;
             long capacity = switch (option.kind) {
                 case INT, BOOL, DURATION -> 4;
                 case LONG -> 8;
@@ -960,7 +979,16 @@ public final class Socket implements AutoCloseable {
             };
             sizeCell.set(JAVA_LONG, 0, capacity);
             MemorySegment state = c.callState();
-            if (LibZmq.getsockopt(c.criticalOption(option.id), state, c.handle, option.id, buffer, sizeCell) != 0) {
+            int rc = LibZmq.getsockopt(c.criticalOption(option.id), state, c.handle, option.id, buffer, sizeCell);
+            if (rc != 0 && variable && LibZmq.errno(state) == Errno.EINVAL) {
+                // Longer than the option buffer (libzmq refuses a buffer too small with EINVAL): a LAST_ENDPOINT of a
+                // long inproc name or host. Read again into memory of its own.
+                arena = Arena.ofConfined();
+                buffer = arena.allocate(LONG_OPTION_MAX);
+                sizeCell.set(JAVA_LONG, 0, LONG_OPTION_MAX);
+                rc = LibZmq.getsockopt(c.criticalOption(option.id), state, c.handle, option.id, buffer, sizeCell);
+            }
+            if (rc != 0) {
                 throw error(LibZmq.errno(state), "Reading " + option.name + " of a " + c.type + " socket");
             }
             int size = (int) sizeCell.get(JAVA_LONG, 0);
@@ -977,8 +1005,14 @@ public final class Socket implements AutoCloseable {
             };
         } finally {
             c.end();
+            if (arena != null) {
+                arena.close();
+            }
         }
     }
+
+    /** The longest text or bytes option value read (an endpoint with a long inproc name or host): 64 KiB. */
+    private static final long LONG_OPTION_MAX = 64 << 10;
 
     /** An int option read with the claim already held (the virtual-thread wait). */
     private static int getIntOption(SocketCore c, SocketOption<Integer> option) {

@@ -5,9 +5,14 @@ import java.time.Duration;
 /**
  * A socket option with its Java type, for {@link Socket#setOption} and {@link Socket#getOption}: integers as
  * {@code Integer}, 64-bit values as {@code Long}, flags as {@code Boolean}, intervals as {@link Duration}
- * (whole milliseconds, a fraction of one rounded up; {@code null} or a negative duration means libzmq's "infinite",
- * -1), identities and keys as {@code byte[]} (a CURVE key's 32 bytes; {@link Z85} converts its 40-character text), text
- * as {@code String}. Read-only options throw {@link UnsupportedOperationException} on set.
+ * (whole milliseconds, a fraction of one rounded up), identities and keys as {@code byte[]} (a CURVE key's 32 bytes;
+ * {@link Z85} converts its 40-character text), text as {@code String}. Read-only options throw
+ * {@link UnsupportedOperationException} on set.
+ *
+ * <p>For {@link #LINGER}, {@link #RCVTIMEO}, {@link #SNDTIMEO} and {@link #RECONNECT_IVL}, {@code null} or a negative
+ * duration sets libzmq's -1 (forever; for RECONNECT_IVL, never reconnect) and reads back as {@code null}. The other
+ * intervals take 0 or more (libzmq refuses -1 for them: their 0 means none, or libzmq's default; see
+ * zmq_setsockopt); {@code null} or a negative duration throws {@link IllegalArgumentException}.
  *
  * @param <T> the value's type
  */
@@ -33,6 +38,11 @@ public final class SocketOption<T> {
         this.readable = readable;
         this.writable = writable;
         this.security = name.startsWith("PLAIN_") || name.startsWith("CURVE_") || name.startsWith("ZAP_");
+    }
+
+    /** For an interval: whether libzmq takes -1 (null or a negative duration) for it. */
+    boolean takesForever() {
+        return id == 17 || id == 27 || id == 28 || id == 18; // LINGER, RCVTIMEO, SNDTIMEO, RECONNECT_IVL
     }
 
     private static <T> SocketOption<T> rw(String name, int id, Kind kind) {
@@ -110,6 +120,7 @@ public final class SocketOption<T> {
     public static final SocketOption<Boolean> XPUB_MANUAL = wo("XPUB_MANUAL", 71, Kind.BOOL);
     public static final SocketOption<Boolean> INVERT_MATCHING = rw("INVERT_MATCHING", 74, Kind.BOOL);
     public static final SocketOption<Duration> HEARTBEAT_IVL = wo("HEARTBEAT_IVL", 75, Kind.DURATION);
+    /** libzmq keeps it in tenths of a second: rounded up to a multiple of 100 ms (0: the peer's own timeout). */
     public static final SocketOption<Duration> HEARTBEAT_TTL = wo("HEARTBEAT_TTL", 76, Kind.DURATION);
     public static final SocketOption<Duration> HEARTBEAT_TIMEOUT = wo("HEARTBEAT_TIMEOUT", 77, Kind.DURATION);
     public static final SocketOption<Duration> CONNECT_TIMEOUT = rw("CONNECT_TIMEOUT", 79, Kind.DURATION);

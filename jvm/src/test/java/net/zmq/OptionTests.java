@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
+import net.zmq.support.Zmq;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -66,6 +68,61 @@ class OptionTests {
             assertTrue(e.getMessage().contains("CURVE_SERVERKEY"), e.getMessage());
             ZmqException bind = assertThrows(ZmqException.class, () -> s.bind("nonsense://x"));
             assertTrue(bind.getMessage().contains("nonsense://x"), bind.getMessage());
+        }
+    }
+
+    /**
+     * null (or a negative duration) is libzmq's -1, "forever", only for the options that take it; the other intervals
+     * refuse it with what their 0 means, and read 0 back as Duration.ZERO.
+     */
+    @Test
+    void foreverIsRefusedByTheIntervalsWithoutIt() {
+        try (Socket s = context.socket(SocketType.DEALER)) {
+            s.setOption(SocketOption.RCVTIMEO, null);
+            assertNull(s.getOption(SocketOption.RCVTIMEO));
+            s.setOption(SocketOption.RECONNECT_IVL, Duration.ofMillis(-1)); // never reconnect
+            assertNull(s.getOption(SocketOption.RECONNECT_IVL));
+            for (SocketOption<Duration> option : List.of(SocketOption.HANDSHAKE_IVL, SocketOption.CONNECT_TIMEOUT,
+                    SocketOption.RECONNECT_IVL_MAX, SocketOption.HEARTBEAT_IVL, SocketOption.HEARTBEAT_TIMEOUT)) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.setOption(option, null));
+                assertTrue(e.getMessage().contains(option.name() + " takes 0 or more, not null"), e.getMessage());
+                s.setOption(option, Duration.ZERO); // what libzmq takes instead
+            }
+            assertEquals(Duration.ZERO, s.getOption(SocketOption.HANDSHAKE_IVL));
+        }
+    }
+
+    /** A subscription is not limited to 255 bytes, as libzmq's other text options are. */
+    @Test
+    void aSubscriptionLongerThan255BytesIsTaken() throws Exception {
+        String topic = "t".repeat(300);
+        try (Socket pub = context.socket(SocketType.PUB); Socket sub = context.socket(SocketType.SUB)) {
+            sub.setOption(SocketOption.RCVTIMEO, Zmq.WAIT);
+            sub.setOption(SocketOption.SUBSCRIBE, topic.getBytes());
+            Zmq.connect(pub, sub, "inproc");
+            String message = topic + " payload";
+            long deadline = System.nanoTime() + Zmq.WAIT.toNanos();
+            String got = null;
+            while (got == null && System.nanoTime() < deadline) { // until the subscription reached the publisher
+                pub.send("t".repeat(299)); // one byte short: filtered out
+                pub.send(message);
+                got = sub.recvString(RecvFlags.DONT_WAIT);
+                if (got == null) {
+                    Thread.onSpinWait();
+                }
+            }
+            assertEquals(message, got);
+            sub.setOption(SocketOption.UNSUBSCRIBE, topic.getBytes());
+        }
+    }
+
+    /** An endpoint longer than the option buffer (a long inproc name) still reads back whole. */
+    @Test
+    void aLongLastEndpointReadsBackWhole() {
+        String endpoint = "inproc://" + "e".repeat(300);
+        try (Socket s = context.socket(SocketType.PAIR)) {
+            s.bind(endpoint);
+            assertEquals(endpoint, s.lastEndpoint());
         }
     }
 
