@@ -31,11 +31,16 @@ public final class CurveCertificate {
      * is replaced, never written through. The secret file goes first, so a new public file always has its secret.
      *
      * @return the paths written, public first
+     * @throws IllegalArgumentException keys' public key is not its secret key's (nothing is written)
      * @throws IllegalStateException keys has no secret key and {@code dir/name.key_secret} holds another public key
      *                               (or none): the public file written beside it would disagree with it. Nothing is
      *                               written then.
      */
     public static Path[] save(CurveKeyPair keys, Path dir, String name) throws IOException {
+        if (keys.secretKey() != null && !Curve.publicKeyOf(keys.secretKey()).equals(keys.publicKey())) {
+            throw new IllegalArgumentException("the public key " + keys.publicKey() + " is not the secret key's ("
+                    + Curve.publicKeyOf(keys.secretKey()) + "): files of this pair would never load. Nothing was written");
+        }
         Files.createDirectories(dir);
         Path pub = dir.resolve(name + ".key");
         Path sec = dir.resolve(name + ".key_secret");

@@ -82,7 +82,11 @@ public final class ZapAuthenticator implements AutoCloseable {
 
     /** An allow or deny entry in the form {@link #peerAddress} gives. */
     private static String canonical(String address) {
-        String canonical = address.indexOf(':') >= 0 || IPV4.matcher(address).matches() ? literal(address) : null;
+        // IPv4, or IPv6 text whose dotted tail (::ffff:10.0.0.1) is written as IPv4 must be
+        int colon = address.lastIndexOf(':');
+        String dotted = colon >= 0 ? address.substring(colon + 1) : address;
+        boolean wellFormed = colon >= 0 && dotted.indexOf('.') < 0 || IPV4.matcher(dotted).matches();
+        String canonical = wellFormed ? literal(address) : null;
         if (canonical == null) {
             throw new IllegalArgumentException("'" + address + "' is not an IP address: write IPv4 as four decimal numbers 0 to 255 "
                     + "without leading zeros (for example 192.168.1.5; a shorthand such as 127.1 names another address than it seems) "

@@ -81,6 +81,19 @@ class SecurityTests {
         }
     }
 
+    /** A pair whose public key is not its secret key's would be saved as files that never load: refused, nothing written. */
+    @Test
+    void aMismatchedKeyPairIsNotSaved(@TempDir Path dir) throws Exception {
+        CurveKeyPair a = Curve.generateKeyPair();
+        CurveKeyPair b = Curve.generateKeyPair();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> CurveCertificate.save(new CurveKeyPair(a.publicKey(), b.secretKey()), dir, "mixed"));
+        assertTrue(e.getMessage().contains("is not the secret key's (" + b.publicKey() + ")"), e.getMessage());
+        try (var files = Files.list(dir)) {
+            assertEquals(0, files.count(), "something was written");
+        }
+    }
+
     /**
      * A public-only save beside the secret file of another key pair is refused, and writes nothing: the two files
      * would disagree, and that secret file may be the only copy of its key. The same pair's public key is written.
@@ -247,7 +260,8 @@ class SecurityTests {
             assertEquals(true, plainExchange("admin", "s3cret", true));
             zap.deny("127.0.0.1"); // the peer is reported as ::ffff:127.0.0.1
             assertEquals(false, plainExchange("admin", "s3cret", true));
-            for (String bad : new String[] {"127.1", "010.0.0.1", "localhost", "127.0.0.1:5555", ""}) {
+            for (String bad : new String[] {"127.1", "010.0.0.1", "::ffff:010.0.0.1", "::ffff:127.1", "localhost",
+                    "127.0.0.1:5555", ""}) {
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> zap.allow(bad), bad);
                 assertTrue(e.getMessage().contains("not an IP address"), e.getMessage());
             }
