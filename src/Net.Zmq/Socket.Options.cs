@@ -92,6 +92,10 @@ public sealed partial class Socket : INativeOptions
         {
             ConflateChanged(*(int*)value != 0); // a boolean option: always an int
         }
+        else if (option == SocketOption.ConnectRoutingId && Type is SocketType.Router or SocketType.Stream)
+        {
+            _pendingConnectId = new ReadOnlySpan<byte>(value, size).ToArray(); // checked by the next Connect
+        }
     }
 
     /// <summary>The options that choose or configure the security mechanism, which libzmq copies into each endpoint as it is made.</summary>

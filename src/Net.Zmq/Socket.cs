@@ -33,6 +33,12 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     // libzmq applies them only to endpoints made after them.
     private volatile bool _hasEndpoints;
 
+    // On a Router or Stream, under the claim: the ConnectRoutingId set for the next Connect (null when none), and every
+    // routing id this socket's connects gave. libzmq aborts the process when a connect would give a second pipe the same
+    // routing id: Connect checks these first. An id stays after its Disconnect, as libzmq drops the pipe only later.
+    private byte[]? _pendingConnectId;
+    private List<byte[]>? _connectIds;
+
     /// <summary>Creates a socket of <paramref name="type"/> in <paramref name="context"/>, with the context's <see cref="Context.DefaultLinger"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="context"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="type"/> is not a <see cref="SocketType"/>.</exception>
@@ -223,6 +229,12 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
         ArgumentException.ThrowIfNullOrEmpty(endpoint);
         using var text = new Utf8Z(endpoint);
         using SocketCall call = BeginCall();
+        byte[]? connectId = action == EndpointAction.Connect ? _pendingConnectId : null;
+        if (connectId is not null)
+        {
+            RefuseTakenConnectId(call.Native, connectId);
+        }
+
         fixed (byte* p = text.Bytes)
         {
             int rc = action switch
@@ -241,6 +253,36 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
             {
                 _hasEndpoints = true;
             }
+
+            if (connectId is not null) // this connect's pipe took it
+            {
+                _pendingConnectId = null;
+                (_connectIds ??= []).Add(connectId);
+            }
+        }
+    }
+
+    /// <summary>
+    /// Before a Router's or Stream's Connect with a <see cref="SocketOption.ConnectRoutingId"/> (claim held): libzmq asserts
+    /// that no pipe has that routing id yet, aborting the process. Refuses an id one of this socket's connects gave, or
+    /// (asked of libzmq where it can tell: a Router with the draft API) a peer of this socket has.
+    /// </summary>
+    private unsafe void RefuseTakenConnectId(nint socket, byte[] id)
+    {
+        bool taken = _connectIds?.Exists(used => used.AsSpan().SequenceEqual(id)) == true;
+        if (!taken && Type == SocketType.Router && LibZmqDraft.SocketGetPeerState != null)
+        {
+            fixed (byte* p = id)
+            {
+                taken = LibZmqDraft.SocketGetPeerState(socket, p, (nuint)id.Length) >= 0;
+            }
+        }
+
+        if (taken)
+        {
+            throw new InvalidOperationException(
+                $"Routing id {Convert.ToHexString(id)} (ConnectRoutingId) is already a peer's on this {Type} socket, and libzmq " +
+                "would abort the process on a second one: set another ConnectRoutingId before this Connect.");
         }
     }
 }

@@ -135,7 +135,11 @@ public enum SocketOption
     IpcFilterUid = 59,
     /// <summary>Accept only ipc peers with this group id (deprecated in libzmq; use ZAP) (int, write-only). ZMQ_IPC_FILTER_GID.</summary>
     IpcFilterGid = 60,
-    /// <summary>ROUTER/STREAM: the routing id given to the peer of the next connect (bytes, write-only). ZMQ_CONNECT_ROUTING_ID.</summary>
+    /// <summary>
+    /// ROUTER/STREAM: the routing id given to the peer of the next connect (bytes, write-only). ZMQ_CONNECT_ROUTING_ID. An
+    /// id a peer of the socket has already (one its connects gave, or on a ROUTER one a peer connected in with) makes that
+    /// Connect throw <see cref="InvalidOperationException"/>: libzmq would abort the process.
+    /// </summary>
     ConnectRoutingId = 61,
     /// <summary>Act as a GSSAPI server (bool). ZMQ_GSSAPI_SERVER.</summary>
     GssapiServer = 62,

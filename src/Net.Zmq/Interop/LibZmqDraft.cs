@@ -37,6 +37,9 @@ internal static unsafe class LibZmqDraft
     /// <summary><c>const char *zmq_msg_group(zmq_msg_t *msg)</c>.</summary>
     internal static readonly delegate* unmanaged<ZmqMsg*, byte*> MsgGroup;
 
+    /// <summary><c>int zmq_socket_get_peer_state(void *s, const void *routing_id, size_t routing_id_size)</c>; -1 when the ROUTER has no such peer.</summary>
+    internal static readonly delegate* unmanaged<nint, byte*, nuint, int> SocketGetPeerState;
+
 #pragma warning disable CA1810 // the exports can only be looked up once the library is loaded, in this order
     static LibZmqDraft()
 #pragma warning restore CA1810
@@ -54,6 +57,7 @@ internal static unsafe class LibZmqDraft
         MsgRoutingId = (delegate* unmanaged<ZmqMsg*, uint>)Find(library, "zmq_msg_routing_id");
         MsgSetGroup = (delegate* unmanaged<ZmqMsg*, byte*, int>)Find(library, "zmq_msg_set_group");
         MsgGroup = (delegate* unmanaged<ZmqMsg*, byte*>)Find(library, "zmq_msg_group");
+        SocketGetPeerState = (delegate* unmanaged<nint, byte*, nuint, int>)Find(library, "zmq_socket_get_peer_state");
     }
 
     private static nint Find(nint library, string name) =>

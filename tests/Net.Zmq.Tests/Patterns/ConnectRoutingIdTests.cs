@@ -1,0 +1,66 @@
+using Net.Zmq.Tests.Support;
+
+namespace Net.Zmq.Tests.Patterns;
+
+/// <summary>
+/// libzmq aborts the process when a ROUTER's or STREAM's connect gives a routing id that a pipe of the socket has
+/// already: Connect refuses it first. In a child process, since before it was refused it ended the process.
+/// </summary>
+public sealed class ConnectRoutingIdTests
+{
+    [Fact]
+    public void A_connect_routing_id_a_peer_already_has_is_refused_rather_than_aborting_the_process()
+    {
+        IsolatedOutcome outcome = IsolatedProcess.Run(ConnectWithTakenIds, TimeSpan.FromSeconds(60));
+        outcome.AssertSucceeded();
+        Assert.Contains("duplicate connect routing ids refused", outcome.Output);
+    }
+
+    private static void ConnectWithTakenIds()
+    {
+        using var context = new Context();
+        using var router = new Socket(context, SocketType.Router);
+        using var peer = new Socket(context, SocketType.Dealer);
+        using var stream = new Socket(context, SocketType.Stream);
+        using var a = new Socket(context, SocketType.Router);
+        using var b = new Socket(context, SocketType.Router);
+        string first = Endpoints.BindTcp(a);
+        string second = Endpoints.BindTcp(b);
+
+        // Two connects of one Router with the same id.
+        router.SetOption(SocketOption.ConnectRoutingId, "A"u8.ToArray());
+        router.Connect(first);
+        router.SetOption(SocketOption.ConnectRoutingId, "A"u8.ToArray());
+        ExpectRefused(() => router.Connect(second));
+
+        // A peer that connected in with the id first (libzmq knows it once the router has taken its message).
+        peer.SetOption(SocketOption.RoutingId, "P"u8.ToArray());
+        peer.Connect(Endpoints.BindTcp(router));
+        peer.Send("hello");
+        router.SetOption(SocketOption.ReceiveTimeout, Timeouts.WaitMs);
+        if (router.RecvString() != "P" || router.RecvString() != "hello")
+        {
+            throw new InvalidOperationException("the peer's message did not arrive as sent");
+        }
+
+        router.SetOption(SocketOption.ConnectRoutingId, "P"u8.ToArray());
+        ExpectRefused(() => router.Connect(second));
+
+        // Refused, the socket still works: another id connects.
+        router.SetOption(SocketOption.ConnectRoutingId, "B"u8.ToArray());
+        router.Connect(second);
+
+        // Stream asserts alike.
+        stream.SetOption(SocketOption.ConnectRoutingId, "S"u8.ToArray());
+        stream.Connect(first);
+        stream.SetOption(SocketOption.ConnectRoutingId, "S"u8.ToArray());
+        ExpectRefused(() => stream.Connect(second));
+        Console.WriteLine("duplicate connect routing ids refused");
+    }
+
+    private static void ExpectRefused(Action connect)
+    {
+        var refused = Assert.Throws<InvalidOperationException>(connect);
+        Assert.Contains("(ConnectRoutingId) is already a peer's", refused.Message);
+    }
+}
