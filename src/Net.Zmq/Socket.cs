@@ -156,6 +156,7 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     /// <summary>Connects to <paramref name="endpoint"/> (<c>zmq_connect</c>); the connection is made in the background and retried.</summary>
     /// <exception cref="ArgumentException">The endpoint is null or empty.</exception>
     /// <exception cref="ZmqException">EINVAL (malformed), EPROTONOSUPPORT (unknown transport), ENOCOMPATPROTO, ...</exception>
+    /// <exception cref="InvalidOperationException">A Router or Stream whose <see cref="SocketOption.ConnectRoutingId"/> a peer of the socket has already (libzmq would abort the process).</exception>
     public void Connect(string endpoint) => EndpointCall(endpoint, EndpointAction.Connect);
 
     /// <summary>Stops accepting on an endpoint bound earlier (<c>zmq_unbind</c>); use the resolved <see cref="LastEndpoint"/> after a wildcard bind.</summary>

@@ -137,8 +137,9 @@ public enum SocketOption
     IpcFilterGid = 60,
     /// <summary>
     /// ROUTER/STREAM: the routing id given to the peer of the next connect (bytes, write-only). ZMQ_CONNECT_ROUTING_ID. An
-    /// id a peer of the socket has already (one its connects gave, or on a ROUTER one a peer connected in with) makes that
-    /// Connect throw <see cref="InvalidOperationException"/>: libzmq would abort the process.
+    /// id a peer of the socket has already (one its connects gave, or on a ROUTER one a peer connected in with, which only
+    /// a libzmq with the draft API can tell) makes that Connect throw <see cref="InvalidOperationException"/>: libzmq
+    /// would abort the process.
     /// </summary>
     ConnectRoutingId = 61,
     /// <summary>Act as a GSSAPI server (bool). ZMQ_GSSAPI_SERVER.</summary>

@@ -1,3 +1,4 @@
+using Net.Zmq.Tests.Draft;
 using Net.Zmq.Tests.Support;
 
 namespace Net.Zmq.Tests.Patterns;
@@ -9,41 +10,35 @@ namespace Net.Zmq.Tests.Patterns;
 public sealed class ConnectRoutingIdTests
 {
     [Fact]
-    public void A_connect_routing_id_a_peer_already_has_is_refused_rather_than_aborting_the_process()
+    public void A_connect_routing_id_an_earlier_connect_gave_is_refused_rather_than_aborting_the_process()
     {
-        IsolatedOutcome outcome = IsolatedProcess.Run(ConnectWithTakenIds, TimeSpan.FromSeconds(60));
+        IsolatedOutcome outcome = IsolatedProcess.Run(ConnectTwiceWithOneId, TimeSpan.FromSeconds(60));
         outcome.AssertSucceeded();
-        Assert.Contains("duplicate connect routing ids refused", outcome.Output);
+        Assert.Contains("second connects refused", outcome.Output);
     }
 
-    private static void ConnectWithTakenIds()
+    /// <summary>Only a libzmq with the draft API says whether a peer that connected in has an id.</summary>
+    [DraftFact]
+    public void A_connect_routing_id_a_peer_that_connected_in_has_is_refused_rather_than_aborting_the_process()
+    {
+        IsolatedOutcome outcome = IsolatedProcess.Run(ConnectWithAPeersId, TimeSpan.FromSeconds(60));
+        outcome.AssertSucceeded();
+        Assert.Contains("the peer's id refused", outcome.Output);
+    }
+
+    private static void ConnectTwiceWithOneId()
     {
         using var context = new Context();
         using var router = new Socket(context, SocketType.Router);
-        using var peer = new Socket(context, SocketType.Dealer);
         using var stream = new Socket(context, SocketType.Stream);
         using var a = new Socket(context, SocketType.Router);
         using var b = new Socket(context, SocketType.Router);
         string first = Endpoints.BindTcp(a);
         string second = Endpoints.BindTcp(b);
 
-        // Two connects of one Router with the same id.
         router.SetOption(SocketOption.ConnectRoutingId, "A"u8.ToArray());
         router.Connect(first);
         router.SetOption(SocketOption.ConnectRoutingId, "A"u8.ToArray());
-        ExpectRefused(() => router.Connect(second));
-
-        // A peer that connected in with the id first (libzmq knows it once the router has taken its message).
-        peer.SetOption(SocketOption.RoutingId, "P"u8.ToArray());
-        peer.Connect(Endpoints.BindTcp(router));
-        peer.Send("hello");
-        router.SetOption(SocketOption.ReceiveTimeout, Timeouts.WaitMs);
-        if (router.RecvString() != "P" || router.RecvString() != "hello")
-        {
-            throw new InvalidOperationException("the peer's message did not arrive as sent");
-        }
-
-        router.SetOption(SocketOption.ConnectRoutingId, "P"u8.ToArray());
         ExpectRefused(() => router.Connect(second));
 
         // Refused, the socket still works: another id connects.
@@ -55,7 +50,30 @@ public sealed class ConnectRoutingIdTests
         stream.Connect(first);
         stream.SetOption(SocketOption.ConnectRoutingId, "S"u8.ToArray());
         ExpectRefused(() => stream.Connect(second));
-        Console.WriteLine("duplicate connect routing ids refused");
+        Console.WriteLine("second connects refused");
+    }
+
+    private static void ConnectWithAPeersId()
+    {
+        using var context = new Context();
+        using var router = new Socket(context, SocketType.Router);
+        using var peer = new Socket(context, SocketType.Dealer);
+        using var other = new Socket(context, SocketType.Router);
+        string otherEndpoint = Endpoints.BindTcp(other);
+
+        // libzmq knows the peer's id once the router has taken its message.
+        peer.SetOption(SocketOption.RoutingId, "P"u8.ToArray());
+        peer.Connect(Endpoints.BindTcp(router));
+        peer.Send("hello");
+        router.SetOption(SocketOption.ReceiveTimeout, Timeouts.WaitMs);
+        if (router.RecvString() != "P" || router.RecvString() != "hello")
+        {
+            throw new InvalidOperationException("the peer's message did not arrive as sent");
+        }
+
+        router.SetOption(SocketOption.ConnectRoutingId, "P"u8.ToArray());
+        ExpectRefused(() => router.Connect(otherEndpoint));
+        Console.WriteLine("the peer's id refused");
     }
 
     private static void ExpectRefused(Action connect)

@@ -111,8 +111,8 @@ public final class SocketOption<T> {
     public static final SocketOption<Integer> TOS = rw("TOS", 57, Kind.INT);
     /**
      * The routing id the next connect of a ROUTER or STREAM gives its peer. An id a peer of the socket has already
-     * (one this socket's connects gave, or, on a ROUTER, one a peer connected in with) makes that connect throw
-     * {@link IllegalStateException}: libzmq would abort the process.
+     * (one this socket's connects gave, or, on a ROUTER, one a peer connected in with, which only a libzmq with the draft
+     * API can tell) makes that connect throw {@link IllegalStateException}: libzmq would abort the process.
      */
     public static final SocketOption<byte[]> CONNECT_ROUTING_ID = wo("CONNECT_ROUTING_ID", 61, Kind.BYTES);
     public static final SocketOption<Duration> HANDSHAKE_IVL = rw("HANDSHAKE_IVL", 66, Kind.DURATION);
