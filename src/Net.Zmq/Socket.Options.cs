@@ -28,7 +28,7 @@ public sealed partial class Socket : INativeOptions
 
     /// <summary>Sets a time option; <see cref="Timeout.InfiniteTimeSpan"/> means −1 (infinite).</summary>
     /// <exception cref="ArgumentException">The option is read-only or not a time.</exception>
-    /// <exception cref="ArgumentOutOfRangeException">Negative (other than infinite) or more than int.MaxValue milliseconds.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">Negative (other than infinite) or more than int.MaxValue milliseconds; or infinite for an option libzmq has no infinite for (all but Linger, ReceiveTimeout, SendTimeout and ReconnectInterval). A fraction of a millisecond counts as a whole one.</exception>
     public void SetOption(SocketOption option, TimeSpan value) => SocketOptionCodec.SetTime(this, option, value);
 
     /// <summary>

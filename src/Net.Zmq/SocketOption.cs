@@ -166,7 +166,7 @@ public enum SocketOption
     InvertMatching = 74,
     /// <summary>Interval between ZMTP heartbeats (milliseconds; 0 = off). ZMQ_HEARTBEAT_IVL.</summary>
     HeartbeatInterval = 75,
-    /// <summary>Time-to-live the peer should apply to heartbeats (milliseconds, deciseconds resolution). ZMQ_HEARTBEAT_TTL.</summary>
+    /// <summary>Time-to-live the peer should apply to heartbeats (milliseconds; libzmq keeps tenths of a second, so a value is rounded up to a multiple of 100). ZMQ_HEARTBEAT_TTL.</summary>
     HeartbeatTtl = 76,
     /// <summary>How long to wait for a heartbeat reply before closing the connection (milliseconds). ZMQ_HEARTBEAT_TIMEOUT.</summary>
     HeartbeatTimeout = 77,

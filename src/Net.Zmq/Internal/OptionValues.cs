@@ -3,7 +3,11 @@ namespace Net.Zmq.Internal;
 /// <summary>Conversions between .NET values and the values libzmq options take.</summary>
 internal static class OptionValues
 {
-    /// <summary>Converts a timeout to libzmq milliseconds: <see cref="Timeout.InfiniteTimeSpan"/> (or any −1 ms) becomes −1.</summary>
+    /// <summary>
+    /// Converts a timeout to libzmq milliseconds: <see cref="Timeout.InfiniteTimeSpan"/> (or any −1 ms) becomes −1, and a
+    /// fraction of a millisecond counts as a whole one, so a wait lasts at least as long as asked and a positive time never
+    /// becomes libzmq's 0 ("do not wait", or "none").
+    /// </summary>
     internal static int ToMilliseconds(TimeSpan value, string paramName)
     {
         if (value == Timeout.InfiniteTimeSpan)
@@ -18,6 +22,6 @@ internal static class OptionValues
                 "A time must be between zero and int.MaxValue milliseconds, or Timeout.InfiniteTimeSpan.");
         }
 
-        return (int)ms;
+        return (int)Math.Ceiling(ms);
     }
 }

@@ -24,10 +24,16 @@ internal static unsafe class SocketOptionCodec
         switch (info.Kind)
         {
             case OptionKind.Int32 or OptionKind.Milliseconds:
-                if (option == SocketOption.HeartbeatTtl && value < 0)
+                if (info.Kind == OptionKind.Milliseconds && value < 0 && !TakesInfinite(option))
                 {
-                    // libzmq divides by 100 before its range check, so -1 to -99 would be stored as 0.
-                    ThrowHelper.ThrowArgumentOutOfRange(nameof(value), value, "HeartbeatTtl takes 0 to 6,553,500 milliseconds; 0 lets the peer use its own HeartbeatTimeout.");
+                    ThrowHelper.ThrowArgumentOutOfRange(nameof(value), value,
+                        $"{option} takes 0 or more milliseconds: libzmq has no infinite (-1) for it, and its 0 means none or its default.");
+                }
+
+                if (option == SocketOption.HeartbeatTtl && value > 0)
+                {
+                    // Kept in tenths of a second: rounded up, so 150 ms is not cut to 100 nor 99 ms to 0 (off).
+                    value = (int)Math.Min((value + 99L) / 100 * 100, int.MaxValue);
                 }
 
                 ThrowIfUseFdNotListening(option, value);
@@ -45,6 +51,10 @@ internal static unsafe class SocketOptionCodec
                 break;
         }
     }
+
+    /// <summary>The millisecond options for which libzmq takes −1 (<see cref="Timeout.InfiniteTimeSpan"/>): forever, or for ReconnectInterval never.</summary>
+    private static bool TakesInfinite(SocketOption option) => option is SocketOption.Linger or SocketOption.ReceiveTimeout
+        or SocketOption.SendTimeout or SocketOption.ReconnectInterval;
 
     internal static void SetInt64(INativeOptions socket, SocketOption option, long value)
     {

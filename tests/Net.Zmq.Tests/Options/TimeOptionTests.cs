@@ -69,13 +69,50 @@ public class TimeOptionTests : ContextPerTest
         Assert.Equal(TimeSpan.FromSeconds(1), socket.GetOption<TimeSpan>(SocketOption.Linger));
     }
 
-    [Fact]
-    public void HeartbeatTtl_is_kept_in_deciseconds()
+    /// <summary>libzmq keeps HeartbeatTtl in tenths of a second: rounded up, so 99 ms does not become 0 (off).</summary>
+    [Theory]
+    [InlineData(1999, 2000)]
+    [InlineData(150, 200)]
+    [InlineData(99, 100)]
+    [InlineData(100, 100)]
+    [InlineData(0, 0)]
+    public void HeartbeatTtl_is_kept_in_deciseconds_rounded_up(int set, int read)
     {
         using var socket = new Socket(Context, SocketType.Dealer);
 
-        socket.SetOption(SocketOption.HeartbeatTtl, 1999);
+        socket.SetOption(SocketOption.HeartbeatTtl, set);
 
-        Assert.Equal(1900, socket.GetOption<int>(SocketOption.HeartbeatTtl));
+        Assert.Equal(read, socket.GetOption<int>(SocketOption.HeartbeatTtl));
+    }
+
+    /// <summary>A fraction of a millisecond counts as a whole one: a positive time never becomes libzmq's 0 ("do not wait").</summary>
+    [Fact]
+    public void A_fraction_of_a_millisecond_rounds_up()
+    {
+        using var socket = new Socket(Context, SocketType.Dealer);
+
+        socket.SetOption(SocketOption.ReceiveTimeout, TimeSpan.FromTicks(5_000)); // 0.5 ms
+        Assert.Equal(TimeSpan.FromMilliseconds(1), socket.GetOption<TimeSpan>(SocketOption.ReceiveTimeout));
+        socket.SetOption(SocketOption.HandshakeInterval, TimeSpan.FromTicks(10_001)); // just over 1 ms
+        Assert.Equal(TimeSpan.FromMilliseconds(2), socket.GetOption<TimeSpan>(SocketOption.HandshakeInterval));
+    }
+
+    /// <summary>Only Linger, the timeouts and ReconnectInterval take libzmq's −1; the other times say what their 0 means instead.</summary>
+    [Theory]
+    [InlineData(SocketOption.HandshakeInterval)]
+    [InlineData(SocketOption.ConnectTimeout)]
+    [InlineData(SocketOption.ReconnectIntervalMax)]
+    [InlineData(SocketOption.HeartbeatInterval)]
+    [InlineData(SocketOption.HeartbeatTimeout)]
+    [InlineData(SocketOption.HeartbeatTtl)]
+    public void Infinite_is_refused_by_the_times_libzmq_has_no_infinite_for(SocketOption option)
+    {
+        using var socket = new Socket(Context, SocketType.Dealer);
+
+        var infinite = Assert.Throws<ArgumentOutOfRangeException>(() => socket.SetOption(option, Timeout.InfiniteTimeSpan));
+        Assert.Contains($"{option} takes 0 or more milliseconds", infinite.Message);
+        Assert.Throws<ArgumentOutOfRangeException>(() => socket.SetOption(option, -1));
+        socket.SetOption(option, TimeSpan.Zero);
+        socket.SetOption(SocketOption.ReconnectInterval, Timeout.InfiniteTimeSpan); // never reconnect: taken
     }
 }
