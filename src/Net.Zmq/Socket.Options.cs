@@ -35,7 +35,7 @@ public sealed partial class Socket : INativeOptions
     /// Sets a binary option (<see cref="SocketOption.RoutingId"/>, <see cref="SocketOption.Subscribe"/>, ...) or a CURVE
     /// key given as 32 bytes or as the 40 ASCII bytes of its Z85 text.
     /// </summary>
-    /// <exception cref="ArgumentException">The option is read-only or not binary, or a CURVE key has the wrong length.</exception>
+    /// <exception cref="ArgumentException">The option is read-only or not binary, or a CURVE key has the wrong length or is not valid Z85 text.</exception>
     public void SetOption(SocketOption option, ReadOnlySpan<byte> value) => SocketOptionCodec.SetBytes(this, option, value);
 
     /// <summary>Sets a binary option or a CURVE key from an array; see <see cref="SetOption(SocketOption, ReadOnlySpan{byte})"/>.</summary>
@@ -51,7 +51,7 @@ public sealed partial class Socket : INativeOptions
     /// in Z85 text (40 characters), or a binary option from the UTF-8 bytes of <paramref name="value"/>.
     /// </summary>
     /// <exception cref="ArgumentNullException"><paramref name="value"/> is null.</exception>
-    /// <exception cref="ArgumentException">The option is read-only or takes a number, or a Z85 key is not 40 characters.</exception>
+    /// <exception cref="ArgumentException">The option is read-only or takes a number, or a Z85 key is not 40 characters of valid Z85 text.</exception>
     public void SetOption(SocketOption option, string value) => SocketOptionCodec.SetString(this, option, value);
 
     /// <summary>

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
+using System.Security.Cryptography;
 using System.Text;
 using Net.Zmq.Interop;
 using Net.Zmq.Security;
@@ -100,7 +101,13 @@ internal static unsafe class SocketOptionCodec
         OptionInfo info = ExpectWritable(option);
         if (info.Kind == OptionKind.CurveKey)
         {
-            if (value.Length != Curve.KeyLength && value.Length != Curve.KeyTextLength)
+            if (value.Length == Curve.KeyTextLength)
+            {
+                SetCurveKeyText(socket, option, Encoding.Latin1.GetString(value));
+                return;
+            }
+
+            if (value.Length != Curve.KeyLength)
             {
                 ThrowHelper.ThrowArgument(
                     $"A CURVE key is {Curve.KeyLength} bytes, or {Curve.KeyTextLength} Z85 characters; {option} was given {value.Length} bytes.", nameof(value));
@@ -127,7 +134,12 @@ internal static unsafe class SocketOptionCodec
             ThrowHelper.ThrowArgument(
                 $"A CURVE key in text form is {Curve.KeyTextLength} Z85 characters; {option} was given {value.Length}.", nameof(value));
         }
-        else if (info.Kind is not (OptionKind.String or OptionKind.Binary or OptionKind.CurveKey))
+        else if (info.Kind == OptionKind.CurveKey)
+        {
+            SetCurveKeyText(socket, option, value);
+            return;
+        }
+        else if (info.Kind is not (OptionKind.String or OptionKind.Binary))
         {
             ThrowWrongKind(option, info, "a string", nameof(value));
         }
@@ -144,6 +156,27 @@ internal static unsafe class SocketOptionCodec
         finally
         {
             ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
+
+    /// <summary>
+    /// A CURVE key given as Z85 text, decoded and checked here and handed to libzmq as its 32 bytes: libzmq's own
+    /// decoding stops at a NUL, keeping the rest of the previous key.
+    /// </summary>
+    private static void SetCurveKeyText(INativeOptions socket, SocketOption option, string text)
+    {
+        Span<byte> key = stackalloc byte[Curve.KeyLength];
+        try
+        {
+            Curve.DecodeKey(text, key, "value");
+            fixed (byte* p = key)
+            {
+                socket.Set(option, p, key.Length);
+            }
+        }
+        finally
+        {
+            CryptographicOperations.ZeroMemory(key);
         }
     }
 

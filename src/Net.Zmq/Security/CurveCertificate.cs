@@ -169,7 +169,7 @@ public sealed class CurveCertificate
     /// temporary files an interrupted Save left behind are deleted by the next Save or Load of the path.
     /// </summary>
     /// <exception cref="ArgumentException"><paramref name="path"/> is null or empty.</exception>
-    /// <exception cref="InvalidOperationException">The certificate has no secret key (use <see cref="SavePublic"/>), or a metadata value read from a file cannot be written back.</exception>
+    /// <exception cref="InvalidOperationException">The certificate has no secret key (use <see cref="SavePublic"/>), or its public key is not its secret key's, or a metadata value read from a file cannot be written back.</exception>
     /// <exception cref="IOException">
     /// A file could not be written, or a target is a directory (checked before anything is written); and the other
     /// exceptions of writing a file.
@@ -177,7 +177,7 @@ public sealed class CurveCertificate
     public void Save(string path)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
-        _ = KeyPair;
+        ThrowIfKeysDisagree();
         string publicPath = Path.GetFullPath(path);
         string secretPath = publicPath + SecretFileSuffix;
         EnsureNotDirectory(publicPath);
@@ -222,13 +222,36 @@ public sealed class CurveCertificate
     /// mode 0600 (owner read and write); on Windows it takes the ACL its directory passes on.
     /// </summary>
     /// <exception cref="ArgumentException"><paramref name="path"/> is null or empty.</exception>
-    /// <exception cref="InvalidOperationException">The certificate has no secret key, or a metadata value read from a file cannot be written back.</exception>
+    /// <exception cref="InvalidOperationException">The certificate has no secret key, or its public key is not its secret key's, or a metadata value read from a file cannot be written back.</exception>
     /// <exception cref="IOException">The file could not be written (and the other exceptions of writing a file).</exception>
     public void SaveSecret(string path)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
-        _ = KeyPair;
+        ThrowIfKeysDisagree();
         WriteFile(path, Format(secret: true), ownerOnly: true);
+    }
+
+    /// <summary>
+    /// Before a secret file is written: the certificate has a secret key, and (where libzmq can derive it) its public key
+    /// is that key's. A <see cref="CurveKeyPair"/> built from two keys checks only their format, and a secret file of keys
+    /// that disagree is refused by <see cref="Load"/>: it may be the only copy of its key.
+    /// </summary>
+    private void ThrowIfKeysDisagree()
+    {
+        CurveKeyPair keys = KeyPair;
+        if (!Curve.IsSupported)
+        {
+            return;
+        }
+
+        Span<byte> derived = stackalloc byte[Curve.KeyLength];
+        Curve.DerivePublicKey(keys.SecretKeySpan, derived);
+        if (!derived.SequenceEqual(keys.PublicKeySpan))
+        {
+            throw new InvalidOperationException(
+                $"The certificate's public key {PublicKey} is not its secret key's ({Z85.Encode(derived)}): Load would refuse " +
+                "the files. Nothing was written; build the pair with CurveKeyPair.FromSecretKey.");
+        }
     }
 
     /// <summary>Describes the certificate by its public key; the secret key is never shown.</summary>

@@ -111,14 +111,15 @@ public class CurveKeyTests : ContextPerTest
         Assert.Throws<ArgumentException>(() => socket.SetOption(SocketOption.CurveServerKey, Z85Key.PadRight(length, 'x')[..length]));
     }
 
-    [Fact]
-    public void Forty_characters_outside_the_Z85_alphabet_are_refused_by_libzmq_with_EINVAL()
+    /// <summary>Key text is decoded before libzmq sees it (libzmq's decoding stops at a NUL): bad text is an argument error.</summary>
+    [Theory]
+    [InlineData("~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~")]
+    [InlineData("                                        ")]
+    public void Forty_characters_outside_the_Z85_alphabet_are_refused_as_an_argument(string text)
     {
         using var socket = new Socket(Context, SocketType.Dealer);
 
-        var ex = Assert.Throws<ZmqException>(() => socket.SetOption(SocketOption.CurveSecretKey, "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~"));
-
-        Assert.Equal(ZmqError.EINVAL, ex.ErrorNumber);
+        Assert.Throws<ArgumentException>(() => socket.SetOption(SocketOption.CurveSecretKey, text));
     }
 
     [Fact]

@@ -24,7 +24,6 @@ public class OptionRangeTests : ContextPerTest
         ["256-character ZapDomain"] = s => s.SetOption(SocketOption.ZapDomain, new string('z', 256)),
         ["256-character PlainUsername"] = s => s.SetOption(SocketOption.PlainUsername, new string('u', 256)),
         ["17-character BindToDevice"] = s => s.SetOption(SocketOption.BindToDevice, new string('d', 17)),
-        ["40 characters that are not Z85"] = s => s.SetOption(SocketOption.CurveServerKey, new string(' ', 40)),
     };
 
     public static TheoryData<string> OutOfRange => new(s_outOfRange.Keys);

@@ -29,6 +29,20 @@ public sealed class CurveCertificateSaveTests : IDisposable
         Assert.Equal([_directory.File(directoryName)], Directory.GetFileSystemEntries(_directory.Path));
     }
 
+    /// <summary>A pair built from two keys that do not belong together would be saved as files Load refuses: nothing is written.</summary>
+    [Fact]
+    public void A_certificate_whose_public_key_is_not_its_secret_keys_is_not_saved()
+    {
+        CurveKeyPair a = Curve.GenerateKeyPair();
+        CurveKeyPair b = Curve.GenerateKeyPair();
+        var mixed = new CurveCertificate(new CurveKeyPair(a.PublicKey, b.SecretKey));
+
+        var save = Assert.Throws<InvalidOperationException>(() => mixed.Save(_directory.File("mixed.key")));
+        Assert.Contains($"is not its secret key's ({b.PublicKey})", save.Message, StringComparison.Ordinal);
+        Assert.Throws<InvalidOperationException>(() => mixed.SaveSecret(_directory.File("mixed.key_secret")));
+        Assert.Empty(Directory.GetFileSystemEntries(_directory.Path));
+    }
+
     [Fact]
     public void Save_replaces_both_files_of_an_earlier_pair_with_the_same_new_key()
     {

@@ -47,6 +47,21 @@ public sealed class CurveSocketTests : ContextPerTest
         client.SetOption(SocketOption.SendHighWatermark, 5); // other options are still taken
     }
 
+    /// <summary>libzmq decodes Z85 key text only up to a NUL, keeping the rest of the previous key: the text is decoded here instead.</summary>
+    [Fact]
+    public void A_curve_key_text_with_a_nul_is_refused_and_changes_nothing()
+    {
+        using var client = new Socket(Context, SocketType.Dealer);
+        client.SetOption(SocketOption.CurveServerKey, _serverKeys.PublicKey);
+        string cut = string.Concat(_clientKeys.PublicKey.AsSpan(0, 35), "\0\0\0\0\0");
+
+        Assert.Throws<ArgumentException>(() => client.SetOption(SocketOption.CurveServerKey, cut));
+        Assert.Throws<ArgumentException>(() => client.SetOption(SocketOption.CurveServerKey, System.Text.Encoding.Latin1.GetBytes(cut)));
+        Assert.Equal(_serverKeys.PublicKey, client.GetOption<string>(SocketOption.CurveServerKey));
+        client.SetOption(SocketOption.CurveServerKey, System.Text.Encoding.ASCII.GetBytes(_clientKeys.PublicKey)); // text as bytes
+        Assert.Equal(_clientKeys.PublicKey, client.GetOption<string>(SocketOption.CurveServerKey));
+    }
+
     [Fact]
     public void Make_curve_server_sets_the_server_flag_and_both_keys()
     {
