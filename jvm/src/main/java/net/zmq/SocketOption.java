@@ -119,10 +119,10 @@ public final class SocketOption<T> {
     public static final SocketOption<Boolean> XPUB_NODROP = wo("XPUB_NODROP", 69, Kind.BOOL);
     public static final SocketOption<Boolean> XPUB_MANUAL = wo("XPUB_MANUAL", 71, Kind.BOOL);
     public static final SocketOption<Boolean> INVERT_MATCHING = rw("INVERT_MATCHING", 74, Kind.BOOL);
-    public static final SocketOption<Duration> HEARTBEAT_IVL = wo("HEARTBEAT_IVL", 75, Kind.DURATION);
+    public static final SocketOption<Duration> HEARTBEAT_IVL = rw("HEARTBEAT_IVL", 75, Kind.DURATION);
     /** libzmq keeps it in tenths of a second: rounded up to a multiple of 100 ms (0: the peer's own timeout). */
-    public static final SocketOption<Duration> HEARTBEAT_TTL = wo("HEARTBEAT_TTL", 76, Kind.DURATION);
-    public static final SocketOption<Duration> HEARTBEAT_TIMEOUT = wo("HEARTBEAT_TIMEOUT", 77, Kind.DURATION);
+    public static final SocketOption<Duration> HEARTBEAT_TTL = rw("HEARTBEAT_TTL", 76, Kind.DURATION);
+    public static final SocketOption<Duration> HEARTBEAT_TIMEOUT = rw("HEARTBEAT_TIMEOUT", 77, Kind.DURATION);
     public static final SocketOption<Duration> CONNECT_TIMEOUT = rw("CONNECT_TIMEOUT", 79, Kind.DURATION);
     public static final SocketOption<Boolean> THREAD_SAFE = ro("THREAD_SAFE", 81, Kind.BOOL);
     public static final SocketOption<Boolean> ZAP_ENFORCE_DOMAIN = rw("ZAP_ENFORCE_DOMAIN", 93, Kind.BOOL);

@@ -92,6 +92,18 @@ class OptionTests {
         }
     }
 
+    /** libzmq keeps HEARTBEAT_TTL in tenths of a second: rounded up, so 99 ms does not become 0 (off). */
+    @Test
+    void heartbeatTtlIsRoundedUpToTenthsOfASecond() {
+        try (Socket s = context.socket(SocketType.DEALER)) {
+            int[][] setAndRead = {{1999, 2000}, {150, 200}, {99, 100}, {100, 100}, {0, 0}};
+            for (int[] pair : setAndRead) {
+                s.setOption(SocketOption.HEARTBEAT_TTL, Duration.ofMillis(pair[0]));
+                assertEquals(Duration.ofMillis(pair[1]), s.getOption(SocketOption.HEARTBEAT_TTL), pair[0] + " ms");
+            }
+        }
+    }
+
     /** A subscription is not limited to 255 bytes, as libzmq's other text options are. */
     @Test
     void aSubscriptionLongerThan255BytesIsTaken() throws Exception {
