@@ -189,7 +189,7 @@ public final class Context implements AutoCloseable {
     public void close() {
         closed = true;
         cleanable.clean(); // runs the terminator once, whoever calls it first
-        terminator.awaitTermination(TERMINATION_WAIT);
+        terminator.awaitTermination();
     }
 
     /** Closes the sockets, shuts down and terminates on a background thread (zmq_ctx_term returns once all sockets are closed). */
@@ -199,6 +199,8 @@ public final class Context implements AutoCloseable {
         private final CountDownLatch terminated = new CountDownLatch(1);
         /** Set once, under this object's lock, as the close begins: from then on no socket is made (openSocket). */
         boolean terminating;
+        /** When closes stop waiting for the termination ({@link System#nanoTime}; 0 until the close begins). */
+        private volatile long waitEnds;
 
         Terminator(MemorySegment handle, Set<SocketCore> sockets) {
             this.handle = handle;
@@ -207,6 +209,7 @@ public final class Context implements AutoCloseable {
 
         @Override
         public void run() {
+            waitEnds = System.nanoTime() + TERMINATION_WAIT.toNanos();
             synchronized (this) {
                 terminating = true;
             }
@@ -224,9 +227,15 @@ public final class Context implements AutoCloseable {
             });
         }
 
-        void awaitTermination(Duration limit) {
+        /**
+         * Waits for the termination until {@link #TERMINATION_WAIT} after the close began: a close after that returns at
+         * once. (A close whose call finds the terminator just starting on another thread waits that long from now.)
+         */
+        void awaitTermination() {
+            long ends = waitEnds;
+            long left = ends == 0 ? TERMINATION_WAIT.toNanos() : ends - System.nanoTime();
             try {
-                terminated.await(limit.toMillis(), TimeUnit.MILLISECONDS);
+                terminated.await(Math.max(0, left), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -98,7 +98,13 @@ public final class Socket implements AutoCloseable {
         endpointCall(0, "Binding", endpoint);
     }
 
-    /** Connects to endpoint (in the background: the peer need not be up yet). @throws ZmqException on failure */
+    /**
+     * Connects to endpoint (in the background: the peer need not be up yet).
+     *
+     * @throws ZmqException          on failure
+     * @throws IllegalStateException a ROUTER or STREAM whose {@link SocketOption#CONNECT_ROUTING_ID} a peer of the
+     *                               socket has already (libzmq would abort the process)
+     */
     public void connect(String endpoint) {
         endpointCall(1, "Connecting to", endpoint);
     }
@@ -128,7 +134,7 @@ public final class Socket implements AutoCloseable {
         SocketCore c = core;
         c.begin();
         try (Arena arena = Arena.ofConfined()) {
-            byte[] connectId = which == 1 ? c.pendingConnectId : null;
+            byte[] connectId = which == 1 && c.pendingConnectId != null && connectTakesPendingId(c, text) ? c.pendingConnectId : null;
             if (connectId != null) {
                 refuseTakenConnectId(c, connectId, arena);
             }
@@ -137,7 +143,7 @@ public final class Socket implements AutoCloseable {
                 throw error(LibZmq.errno(state), what + " " + text);
             }
             if (which <= 1) { // bind, connect
-                c.hasEndpoints = true;
+                c.boundOrConnected = true;
             }
             if (connectId != null) { // this connect's pipe took it
                 c.pendingConnectId = null;
@@ -152,13 +158,27 @@ public final class Socket implements AutoCloseable {
     }
 
     /**
-     * Before a ROUTER's or STREAM's connect with a CONNECT_ROUTING_ID (claim held): libzmq asserts that no pipe has that
-     * routing id yet, aborting the process. Refuses an id one of this socket's connects gave, or (asked of libzmq where
-     * it can tell: a ROUTER with the draft API) a peer of this socket has.
+     * Whether this connect gives its pipe the pending CONNECT_ROUTING_ID (claim held): libzmq makes the pipe at the
+     * connect for inproc, and for the other transports unless IMMEDIATE is set; then the pipe comes with the connection,
+     * as a peer's, and the id stays pending.
+     */
+    private static boolean connectTakesPendingId(SocketCore c, String endpoint) {
+        return endpoint.startsWith("inproc://") || getIntOption(c, SocketOption.IMMEDIATE) == 0;
+    }
+
+    /**
+     * Before a ROUTER's or STREAM's connect that gives its pipe a CONNECT_ROUTING_ID (claim held): libzmq asserts that no
+     * pipe has that routing id yet, aborting the process. On a ROUTER with the draft API, libzmq says whether a peer has
+     * the id (after ZMQ_EVENTS has made it take in the peers that connected meanwhile: a peer still connecting in at
+     * the very moment of the connect can slip through); otherwise the ids this socket's connects gave are refused.
      */
     private static void refuseTakenConnectId(SocketCore c, byte[] id, Arena arena) {
-        boolean taken = c.connectIds != null && c.connectIds.contains(ByteBuffer.wrap(id))
-                || c.type == SocketType.ROUTER && LibZmq.routerHasPeer(c.handle, arena.allocateFrom(JAVA_BYTE, id)) == Boolean.TRUE;
+        Boolean peer = null;
+        if (c.type == SocketType.ROUTER) {
+            eventsWhile(c, "Connecting");
+            peer = LibZmq.routerHasPeer(c.handle, arena.allocateFrom(JAVA_BYTE, id));
+        }
+        boolean taken = peer != null ? peer : c.connectIds != null && c.connectIds.contains(ByteBuffer.wrap(id));
         if (taken) {
             throw new IllegalStateException("routing id " + HexFormat.of().formatHex(id) + " (CONNECT_ROUTING_ID) is already "
                     + "a peer's on this " + c.type + " socket, and libzmq would abort the process on a second one: set "
@@ -471,8 +491,9 @@ public final class Socket implements AutoCloseable {
                     }
                     result.add(Message.bytesOf(msg));
                 }
-            } catch (RuntimeException e) {
-                // A frame that fits no array: drop the rest of its message too, so the next receive starts a message.
+            } catch (RuntimeException | OutOfMemoryError e) {
+                // A frame that fits no array (2 GiB or more, or more than the heap has room for): drop the rest of its
+                // message too, so the next receive starts a message.
                 try {
                     while (LibZmq.msgMore(msg) && transfer(MSG_RECV, c, msg, 0, ZMQ_DONTWAIT) >= 0) {
                         // libzmq queues a message's frames together: the rest is there already
@@ -879,7 +900,7 @@ public final class Socket implements AutoCloseable {
         Arena arena = null;
         c.begin();
         try {
-            if (option.security && c.hasEndpoints) {
+            if (option.security && c.boundOrConnected) {
                 throw new IllegalStateException(option.name + " set after this " + c.type + " socket was bound or "
                         + "connected would not apply to those endpoints (libzmq sets up their security as they are made), "
                         + "leaving them open: set security options before bind and connect, or use a new socket");
@@ -911,8 +932,9 @@ public final class Socket implements AutoCloseable {
                                 + " ms (got " + d + (option.takesForever() ? "; null or a negative duration gives libzmq's -1)" : ")"));
                     }
                     long ms = forever ? -1 : Timeouts.millisRoundedUp(d);
-                    if (option == SocketOption.HEARTBEAT_TTL) { // kept in tenths of a second: 150 ms would become 100
-                        ms = Math.min((ms + 99) / 100 * 100, Integer.MAX_VALUE);
+                    if (option == SocketOption.HEARTBEAT_TTL && ms <= HEARTBEAT_TTL_MAX + 99) {
+                        // Kept in tenths of a second (at most 65,535): 150 ms would become 100, and 99 ms 0 (off).
+                        ms = Math.min((ms + 99) / 100 * 100, HEARTBEAT_TTL_MAX);
                     }
                     buffer.set(JAVA_INT, 0, (int) ms);
                     size = 4;
@@ -925,6 +947,9 @@ public final class Socket implements AutoCloseable {
                 case BYTES, STRING, KEY -> {
                     byte[] bytes = option.kind == SocketOption.Kind.STRING
                             ? ((String) value).getBytes(StandardCharsets.UTF_8) : (byte[]) value;
+                    if (option.kind == SocketOption.Kind.KEY) {
+                        bytes = curveKey(option, bytes);
+                    }
                     boolean anyLength = option == SocketOption.SUBSCRIBE || option == SocketOption.UNSUBSCRIBE;
                     if (bytes.length > 255 && !anyLength) {
                         throw new IllegalArgumentException(option.name + " takes at most 255 bytes (got " + bytes.length + ")");
@@ -1011,11 +1036,30 @@ public final class Socket implements AutoCloseable {
         }
     }
 
+    /**
+     * A CURVE key option's value as libzmq's 32 bytes: the key itself, or its 40 characters of Z85 text (with or without
+     * a terminating NUL) decoded here. libzmq's own decoding stops at a NUL, keeping the rest of the previous key.
+     */
+    private static byte[] curveKey(SocketOption<?> option, byte[] value) {
+        if (value.length == Curve.KEY_BYTES) {
+            return value;
+        }
+        int text = value.length == 41 && value[40] == 0 ? 40 : value.length;
+        if (text != 40) {
+            throw new IllegalArgumentException(option.name + " takes a CURVE key: 32 bytes, or its 40 characters of Z85 text "
+                    + "(got " + value.length + " bytes)");
+        }
+        return Z85.decode(new String(value, 0, text, StandardCharsets.ISO_8859_1));
+    }
+
+    /** The longest HEARTBEAT_TTL libzmq keeps, in milliseconds (65,535 tenths of a second); longer ones it refuses. */
+    private static final long HEARTBEAT_TTL_MAX = 6_553_500;
+
     /** The longest text or bytes option value read (an endpoint with a long inproc name or host): 64 KiB. */
     private static final long LONG_OPTION_MAX = 64 << 10;
 
-    /** An int option read with the claim already held (the virtual-thread wait). */
-    private static int getIntOption(SocketCore c, SocketOption<Integer> option) {
+    /** An int option (or a flag, as its int) read with the claim already held. */
+    private static int getIntOption(SocketCore c, SocketOption<?> option) {
         MemorySegment options = c.options(); // the size at 0, the value at 8
         options.set(JAVA_LONG, 0, 4);
         MemorySegment state = c.callState();

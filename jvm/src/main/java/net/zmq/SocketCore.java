@@ -95,12 +95,13 @@ final class SocketCore implements Runnable {
      * Whether a bind or connect succeeded: from then on security options are refused, as libzmq would apply them only
      * to later endpoints and leave those already bound or connected open to any peer.
      */
-    volatile boolean hasEndpoints;
+    volatile boolean boundOrConnected;
     /**
-     * On a ROUTER or STREAM socket (claim held): the CONNECT_ROUTING_ID set for the next connect (null when none), and
-     * every routing id this socket's connects gave (null before the first). libzmq aborts the process when a connect
-     * would give a second pipe the same routing id: {@link Socket#connect} checks these first. An id stays in the set
-     * after its disconnect, as libzmq drops the pipe only later.
+     * On a ROUTER or STREAM socket (claim held): the CONNECT_ROUTING_ID set for the next connect that takes it (null when
+     * none), and every routing id this socket's connects gave (null before the first). libzmq aborts the process when
+     * a connect would give a second pipe the same routing id: {@link Socket#connect} checks first, with these where
+     * libzmq cannot say (a STREAM, or no draft API). An id stays in the set after its disconnect, as libzmq drops the
+     * pipe only later.
      */
     byte[] pendingConnectId;
     java.util.Set<java.nio.ByteBuffer> connectIds;

@@ -42,7 +42,7 @@ public final class SocketOption<T> {
 
     /** For an interval: whether libzmq takes -1 (null or a negative duration) for it. */
     boolean takesForever() {
-        return id == 17 || id == 27 || id == 28 || id == 18; // LINGER, RCVTIMEO, SNDTIMEO, RECONNECT_IVL
+        return this == LINGER || this == RCVTIMEO || this == SNDTIMEO || this == RECONNECT_IVL;
     }
 
     private static <T> SocketOption<T> rw(String name, int id, Kind kind) {
@@ -110,9 +110,10 @@ public final class SocketOption<T> {
     public static final SocketOption<Boolean> ROUTER_HANDOVER = wo("ROUTER_HANDOVER", 56, Kind.BOOL);
     public static final SocketOption<Integer> TOS = rw("TOS", 57, Kind.INT);
     /**
-     * The routing id the next connect of a ROUTER or STREAM gives its peer. An id a peer of the socket has already
-     * (one this socket's connects gave, or, on a ROUTER, one a peer connected in with, which only a libzmq with the draft
-     * API can tell) makes that connect throw {@link IllegalStateException}: libzmq would abort the process.
+     * The routing id the next connect of a ROUTER or STREAM gives its peer (with IMMEDIATE set, only a connect over
+     * inproc takes it). An id a peer of the socket has already (one this socket's connects gave, or, on a ROUTER, one a
+     * peer that connected in has, which only a libzmq with the draft API can tell, and only once libzmq has taken that
+     * peer in) makes that connect throw {@link IllegalStateException}: libzmq would abort the process.
      */
     public static final SocketOption<byte[]> CONNECT_ROUTING_ID = wo("CONNECT_ROUTING_ID", 61, Kind.BYTES);
     public static final SocketOption<Duration> HANDSHAKE_IVL = rw("HANDSHAKE_IVL", 66, Kind.DURATION);

@@ -58,22 +58,23 @@ public final class NativeLoader {
             throw failure(tried, "the override is used alone: fix or unset it");
         }
         String rid = rid();
-        if (rid != null) {
-            Path extracted = extractBundled(rid, tried);
+        String bundled = rid != null ? bundledEntry(rid, tried) : null;
+        if (bundled != null) {
+            Path extracted = extractBundled(rid, bundled, tried);
             if (extracted != null) {
                 SymbolLookup lookup = tryLoad(extracted, "bundled " + rid, tried);
                 if (lookup != null) {
                     return lookup;
                 }
             }
-        } else {
+        } else if (rid == null) {
             tried.add("bundled: no libzmq is bundled for " + System.getProperty("os.name") + "/" + System.getProperty("os.arch"));
         }
         for (String name : systemNames()) {
             try {
                 SymbolLookup lookup = SymbolLookup.libraryLookup(name, Arena.global());
                 loadedFrom = "system " + name;
-                if (rid != null) { // a bundled copy exists but was refused: say why, as the system one may lack drafts
+                if (bundled != null) { // a bundled copy exists but was refused: say why, as the system one may lack drafts
                     loadedFrom += " (the bundled libzmq was not used: " + String.join("; ", tried) + ")";
                     System.getLogger(NativeLoader.class.getName()).log(System.Logger.Level.WARNING,
                             "Loaded the system's libzmq (" + name + ") instead of the bundled one; tried:\n  "
@@ -133,14 +134,8 @@ public final class NativeLoader {
                 : List.of("libzmq.so.5", "libzmq.so");
     }
 
-    /**
-     * Copies the bundled library to {cache}/{sha-256 prefix}/ unless a file with its SHA-256 is there already; the write
-     * goes to a temporary file renamed into place, so concurrent first runs never load a half-written file. The cache
-     * directory and its hash directory must be real directories that only this user can write (where the file system
-     * has POSIX permissions), and the file is checked against the hash every time before it is loaded: a file planted
-     * or left truncated there is never loaded.
-     */
-    private static Path extractBundled(String rid, List<String> tried) {
+    /** This platform's line of the JAR's native index ("sha256 file name"), or null (why, added to tried). */
+    private static String bundledEntry(String rid, List<String> tried) {
         Properties index = new Properties();
         try (InputStream in = NativeLoader.class.getResourceAsStream(RESOURCE_ROOT + "index.properties")) {
             if (in == null) {
@@ -155,8 +150,18 @@ public final class NativeLoader {
         String entry = index.getProperty(rid);
         if (entry == null) {
             tried.add("bundled " + rid + ": not in this JAR (it carries " + index.stringPropertyNames() + ")");
-            return null;
         }
+        return entry;
+    }
+
+    /**
+     * Copies the bundled library to {cache}/{sha-256 prefix}/ unless a file with its SHA-256 is there already; the write
+     * goes to a temporary file renamed into place, so concurrent first runs never load a half-written file. The cache
+     * directory and its hash directory must be real directories that only this user can write (where the file system
+     * has POSIX permissions), and the file is checked against the hash every time before it is loaded: a file planted
+     * or left truncated there is never loaded.
+     */
+    private static Path extractBundled(String rid, String entry, List<String> tried) {
         String[] parts = entry.split(" ", 2); // "<sha256> <file name>"
         String sha256 = parts[0];
         String fileName = parts[1];
