@@ -410,8 +410,7 @@ public sealed partial class Socket
             return InfiniteDeadline;
         }
 
-        // A fraction of a millisecond still waits that millisecond rather than none.
-        return Environment.TickCount64 + (timeout > TimeSpan.Zero ? Math.Max(milliseconds, 1) : 0);
+        return Environment.TickCount64 + milliseconds; // a fraction of a millisecond counts as a whole one
     }
 
     private static int RemainingMilliseconds(long deadline) =>

@@ -64,6 +64,7 @@ public sealed partial class Socket
                 ThrowHelper.ThrowZmq(errorNumber, $"ConnectPeer of the Peer socket to '{endpoint}'");
             }
 
+            _boundOrConnected = true;
             return routingId;
         }
     }

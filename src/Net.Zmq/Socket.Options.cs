@@ -12,6 +12,7 @@ public sealed partial class Socket : INativeOptions
     /// <exception cref="ZmqException">libzmq refused the value (EINVAL: out of range or not valid for this socket type).</exception>
     /// <exception cref="NotSupportedException">A draft-only option (see <see cref="SocketOption"/>) and the loaded libzmq has no draft API; the same holds for every SetOption and GetOption overload.</exception>
     /// <exception cref="InvalidOperationException">A security option (PLAIN, CURVE, ZAP, GSSAPI) once the socket has been bound or connected: libzmq would apply it only to later endpoints. The same holds for every SetOption overload.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">A negative time for a millisecond option libzmq has no infinite for (all but Linger, ReceiveTimeout, SendTimeout, ReconnectInterval and VmciConnectTimeout).</exception>
     public void SetOption(SocketOption option, int value) => SocketOptionCodec.SetInt32(this, option, value);
 
     /// <summary>Sets an option that takes a long (<see cref="SocketOption.MaxMessageSize"/>) or a ulong.</summary>
@@ -74,7 +75,8 @@ public sealed partial class Socket : INativeOptions
 
     unsafe void INativeOptions.Set(SocketOption option, void* value, int size)
     {
-        if (_hasEndpoints && IsSecurityOption(option))
+        using SocketCall call = BeginCall();
+        if (_boundOrConnected && IsSecurityOption(option))
         {
             throw new InvalidOperationException(
                 $"{option} set after this {Type} socket was bound or connected would not apply to those endpoints (libzmq " +
@@ -82,7 +84,6 @@ public sealed partial class Socket : INativeOptions
                 "or use a new socket.");
         }
 
-        using SocketCall call = BeginCall();
         if (LibZmq.SetSockOpt(call.Native, (int)option, value, (nuint)size) != 0)
         {
             SocketOptionCodec.ThrowFailed(option, LibZmq.Errno(), $"Setting {option} on a {Type} socket", Type);

@@ -29,15 +29,16 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     // whose pipe this is has stopped).
     private Func<Exception>? _sendRefusal;
 
-    // Whether a Bind or Connect succeeded: from then on security options are refused (see INativeOptions.Set), as
-    // libzmq applies them only to endpoints made after them.
-    private volatile bool _hasEndpoints;
+    // Whether a Bind or Connect (or ConnectPeer) ever succeeded: from then on security options are refused (see
+    // INativeOptions.Set), as libzmq applies them only to endpoints made after them.
+    private volatile bool _boundOrConnected;
 
-    // On a Router or Stream, under the claim: the ConnectRoutingId set for the next Connect (null when none), and every
-    // routing id this socket's connects gave. libzmq aborts the process when a connect would give a second pipe the same
-    // routing id: Connect checks these first. An id stays after its Disconnect, as libzmq drops the pipe only later.
+    // On a Router or Stream, under the claim: the ConnectRoutingId set for the next Connect that takes it (null when
+    // none), and every routing id this socket's connects gave, in hex. libzmq aborts the process when a connect would give
+    // a second pipe the same routing id: Connect checks first, with these where libzmq cannot say (a Stream, or no draft
+    // API). An id stays after its Disconnect, as libzmq drops the pipe only later.
     private byte[]? _pendingConnectId;
-    private List<byte[]>? _connectIds;
+    private HashSet<string>? _connectIds;
 
     /// <summary>Creates a socket of <paramref name="type"/> in <paramref name="context"/>, with the context's <see cref="Context.DefaultLinger"/>.</summary>
     /// <exception cref="ArgumentNullException"><paramref name="context"/> is null.</exception>
@@ -230,7 +231,8 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
         ArgumentException.ThrowIfNullOrEmpty(endpoint);
         using var text = new Utf8Z(endpoint);
         using SocketCall call = BeginCall();
-        byte[]? connectId = action == EndpointAction.Connect ? _pendingConnectId : null;
+        byte[]? connectId = action == EndpointAction.Connect && _pendingConnectId is not null && ConnectTakesPendingId(endpoint)
+            ? _pendingConnectId : null;
         if (connectId is not null)
         {
             RefuseTakenConnectId(call.Native, connectId);
@@ -252,31 +254,46 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
 
             if (action is EndpointAction.Bind or EndpointAction.Connect)
             {
-                _hasEndpoints = true;
+                _boundOrConnected = true;
             }
 
             if (connectId is not null) // this connect's pipe took it
             {
                 _pendingConnectId = null;
-                (_connectIds ??= []).Add(connectId);
+                (_connectIds ??= []).Add(Convert.ToHexString(connectId));
             }
         }
     }
 
     /// <summary>
-    /// Before a Router's or Stream's Connect with a <see cref="SocketOption.ConnectRoutingId"/> (claim held): libzmq asserts
-    /// that no pipe has that routing id yet, aborting the process. Refuses an id one of this socket's connects gave, or
-    /// (asked of libzmq where it can tell: a Router with the draft API) a peer of this socket has.
+    /// Whether this Connect gives its pipe the pending <see cref="SocketOption.ConnectRoutingId"/> (claim held): libzmq
+    /// makes the pipe at the connect for inproc, and for the other transports unless Immediate is set; then the pipe
+    /// comes with the connection, as a peer's, and the id stays pending.
+    /// </summary>
+    private bool ConnectTakesPendingId(string endpoint) =>
+        endpoint.StartsWith("inproc://", StringComparison.Ordinal) || ReadInt32(SocketOption.Immediate) == 0;
+
+    /// <summary>
+    /// Before a Router's or Stream's Connect that gives its pipe a <see cref="SocketOption.ConnectRoutingId"/> (claim
+    /// held): libzmq asserts that no pipe has that routing id yet, aborting the process. On a Router with the draft API,
+    /// libzmq says whether a peer has the id (after reading Events has made it take in the peers that connected meanwhile:
+    /// a peer still connecting in at the very moment of the Connect can slip through); otherwise the ids this socket's
+    /// connects gave are refused.
     /// </summary>
     private unsafe void RefuseTakenConnectId(nint socket, byte[] id)
     {
-        bool taken = _connectIds?.Exists(used => used.AsSpan().SequenceEqual(id)) == true;
-        if (!taken && Type == SocketType.Router && LibZmqDraft.SocketGetPeerState != null)
+        bool taken;
+        if (Type == SocketType.Router && LibZmqDraft.SocketGetPeerState != null)
         {
+            _ = ReadInt32(SocketOption.Events);
             fixed (byte* p = id)
             {
                 taken = LibZmqDraft.SocketGetPeerState(socket, p, (nuint)id.Length) >= 0;
             }
+        }
+        else
+        {
+            taken = _connectIds?.Contains(Convert.ToHexString(id)) == true;
         }
 
         if (taken)

@@ -136,9 +136,10 @@ public enum SocketOption
     /// <summary>Accept only ipc peers with this group id (deprecated in libzmq; use ZAP) (int, write-only). ZMQ_IPC_FILTER_GID.</summary>
     IpcFilterGid = 60,
     /// <summary>
-    /// ROUTER/STREAM: the routing id given to the peer of the next connect (bytes, write-only). ZMQ_CONNECT_ROUTING_ID. An
-    /// id a peer of the socket has already (one its connects gave, or on a ROUTER one a peer connected in with, which only
-    /// a libzmq with the draft API can tell) makes that Connect throw <see cref="InvalidOperationException"/>: libzmq
+    /// ROUTER/STREAM: the routing id given to the peer of the next connect (bytes, write-only; with Immediate set only a
+    /// connect over inproc takes it). ZMQ_CONNECT_ROUTING_ID. An id a peer of the socket has already (one its connects
+    /// gave, or on a ROUTER one a peer that connected in has, which only a libzmq with the draft API can tell, and only
+    /// once libzmq has taken that peer in) makes that Connect throw <see cref="InvalidOperationException"/>: libzmq
     /// would abort the process.
     /// </summary>
     ConnectRoutingId = 61,

@@ -17,6 +17,9 @@ namespace Net.Zmq.Internal;
 internal static unsafe class SocketOptionCodec
 {
     private const int FirstReadCapacity = 4096;
+
+    // The longest HeartbeatTtl libzmq keeps, in milliseconds (65,535 tenths of a second); longer ones it refuses.
+    private const int HeartbeatTtlMax = 6_553_500;
     private const int MaxReadCapacity = 1 << 20;
 
     internal static void SetInt32(INativeOptions socket, SocketOption option, int value)
@@ -31,10 +34,10 @@ internal static unsafe class SocketOptionCodec
                         $"{option} takes 0 or more milliseconds: libzmq has no infinite (-1) for it, and its 0 means none or its default.");
                 }
 
-                if (option == SocketOption.HeartbeatTtl && value > 0)
+                if (option == SocketOption.HeartbeatTtl && value is > 0 and <= HeartbeatTtlMax + 99)
                 {
-                    // Kept in tenths of a second: rounded up, so 150 ms is not cut to 100 nor 99 ms to 0 (off).
-                    value = (int)Math.Min((value + 99L) / 100 * 100, int.MaxValue);
+                    // Kept in tenths of a second (at most 65,535): rounded up, so 150 ms is not cut to 100 nor 99 ms to 0 (off).
+                    value = Math.Min((value + 99) / 100 * 100, HeartbeatTtlMax);
                 }
 
                 ThrowIfUseFdNotListening(option, value);
@@ -55,7 +58,7 @@ internal static unsafe class SocketOptionCodec
 
     /// <summary>The millisecond options for which libzmq takes −1 (<see cref="Timeout.InfiniteTimeSpan"/>): forever, or for ReconnectInterval never.</summary>
     private static bool TakesInfinite(SocketOption option) => option is SocketOption.Linger or SocketOption.ReceiveTimeout
-        or SocketOption.SendTimeout or SocketOption.ReconnectInterval;
+        or SocketOption.SendTimeout or SocketOption.ReconnectInterval or SocketOption.VmciConnectTimeout;
 
     internal static void SetInt64(INativeOptions socket, SocketOption option, long value)
     {
@@ -124,7 +127,7 @@ internal static unsafe class SocketOptionCodec
         }
     }
 
-    /// <summary>Sets a string, a CURVE key in Z85 text (which libzmq decodes and checks) or a binary option, as UTF-8.</summary>
+    /// <summary>Sets a string or a binary option as UTF-8, or a CURVE key given as Z85 text (decoded here).</summary>
     internal static void SetString(INativeOptions socket, SocketOption option, string value)
     {
         ArgumentNullException.ThrowIfNull(value);

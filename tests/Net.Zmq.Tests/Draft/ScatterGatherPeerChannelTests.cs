@@ -28,6 +28,19 @@ public class ScatterGatherPeerChannelTests : ContextPerTest
         Assert.Equal(Enumerable.Range(0, 5).Select(i => $"right {i}"), received.Where(text => text.StartsWith("right", StringComparison.Ordinal)));
     }
 
+    /// <summary>ConnectPeer makes an endpoint as Connect does: security options set after it are refused.</summary>
+    [DraftFact]
+    public void Security_options_after_ConnectPeer_are_refused()
+    {
+        using Socket alice = Sockets.New(Context, SocketType.Peer);
+        using Socket bob = Sockets.New(Context, SocketType.Peer);
+
+        alice.ConnectPeer(Endpoints.BindTcp(bob));
+
+        var late = Assert.Throws<InvalidOperationException>(() => alice.MakePlainClient("user", "password"));
+        Assert.Contains("set after this Peer socket was bound or connected", late.Message);
+    }
+
     [DraftFact]
     public void Peers_connect_to_each_other_with_ConnectPeer_and_answer_by_routing_id()
     {

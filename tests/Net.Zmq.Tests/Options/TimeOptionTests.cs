@@ -76,6 +76,7 @@ public class TimeOptionTests : ContextPerTest
     [InlineData(99, 100)]
     [InlineData(100, 100)]
     [InlineData(0, 0)]
+    [InlineData(6_553_550, 6_553_500)]
     public void HeartbeatTtl_is_kept_in_deciseconds_rounded_up(int set, int read)
     {
         using var socket = new Socket(Context, SocketType.Dealer);

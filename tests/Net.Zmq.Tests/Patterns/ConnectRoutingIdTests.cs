@@ -5,7 +5,7 @@ namespace Net.Zmq.Tests.Patterns;
 
 /// <summary>
 /// libzmq aborts the process when a ROUTER's or STREAM's connect gives a routing id that a pipe of the socket has
-/// already: Connect refuses it first. In a child process, since before it was refused it ended the process.
+/// already: Connect refuses it first. In a child process, so that an abort fails the test rather than ending the run.
 /// </summary>
 public sealed class ConnectRoutingIdTests
 {
@@ -73,6 +73,24 @@ public sealed class ConnectRoutingIdTests
 
         router.SetOption(SocketOption.ConnectRoutingId, "P"u8.ToArray());
         ExpectRefused(() => router.Connect(otherEndpoint));
+
+        // With Immediate, a tcp connect leaves the id pending in libzmq, and the next connect without it gives it.
+        using var immediate = new Socket(context, SocketType.Router);
+        using var peerX = new Socket(context, SocketType.Dealer);
+        immediate.SetOption(SocketOption.Immediate, true);
+        immediate.SetOption(SocketOption.ConnectRoutingId, "X"u8.ToArray());
+        immediate.Connect(otherEndpoint);
+        peerX.SetOption(SocketOption.RoutingId, "X"u8.ToArray());
+        peerX.Connect(Endpoints.BindTcp(immediate));
+        peerX.Send("hello");
+        immediate.SetOption(SocketOption.ReceiveTimeout, Timeouts.WaitMs);
+        if (immediate.RecvString() != "X" || immediate.RecvString() != "hello")
+        {
+            throw new InvalidOperationException("peer X's message did not arrive as sent");
+        }
+
+        immediate.SetOption(SocketOption.Immediate, false);
+        ExpectRefused(() => immediate.Connect(otherEndpoint));
         Console.WriteLine("the peer's id refused");
     }
 

@@ -65,7 +65,7 @@ public class PollerEntryTests : ContextPerTest
             Assert.Equal(0, p.Poll(50));
             Assert.True(Environment.TickCount64 - start >= 45, "returned before its timeout");
 
-            // On a thread of its own with a bound: before, such a poll did not return.
+            // On a thread of its own with a bound: a poll that never returned would not end the test.
             InvalidOperationException never = await Task.Run(() => Assert.Throws<InvalidOperationException>(() => p.Poll(-1)))
                 .WaitAsync(Timeouts.Wait);
             Assert.Contains("no entries, so a Poll without a timeout would never return", never.Message);
