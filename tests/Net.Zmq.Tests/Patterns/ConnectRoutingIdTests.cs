@@ -57,41 +57,38 @@ public sealed class ConnectRoutingIdTests
     {
         using var context = new Context();
         using var router = new Socket(context, SocketType.Router);
-        using var peer = new Socket(context, SocketType.Dealer);
         using var other = new Socket(context, SocketType.Router);
         string otherEndpoint = Endpoints.BindTcp(other);
 
-        // libzmq knows the peer's id once the router has taken its message.
-        peer.SetOption(SocketOption.RoutingId, "P"u8.ToArray());
-        peer.Connect(Endpoints.BindTcp(router));
-        peer.Send("hello");
-        router.SetOption(SocketOption.ReceiveTimeout, Timeouts.WaitMs);
-        if (router.RecvString() != "P" || router.RecvString() != "hello")
-        {
-            throw new InvalidOperationException("the peer's message did not arrive as sent");
-        }
-
+        using Socket peer = PeerConnectedIn(context, router, "P");
         router.SetOption(SocketOption.ConnectRoutingId, "P"u8.ToArray());
         ExpectRefused(() => router.Connect(otherEndpoint));
 
         // With Immediate, a tcp connect leaves the id pending in libzmq, and the next connect without it gives it.
         using var immediate = new Socket(context, SocketType.Router);
-        using var peerX = new Socket(context, SocketType.Dealer);
         immediate.SetOption(SocketOption.Immediate, true);
         immediate.SetOption(SocketOption.ConnectRoutingId, "X"u8.ToArray());
         immediate.Connect(otherEndpoint);
-        peerX.SetOption(SocketOption.RoutingId, "X"u8.ToArray());
-        peerX.Connect(Endpoints.BindTcp(immediate));
-        peerX.Send("hello");
-        immediate.SetOption(SocketOption.ReceiveTimeout, Timeouts.WaitMs);
-        if (immediate.RecvString() != "X" || immediate.RecvString() != "hello")
-        {
-            throw new InvalidOperationException("peer X's message did not arrive as sent");
-        }
-
+        using Socket peerX = PeerConnectedIn(context, immediate, "X");
         immediate.SetOption(SocketOption.Immediate, false);
         ExpectRefused(() => immediate.Connect(otherEndpoint));
         Console.WriteLine("the peer's id refused");
+    }
+
+    /// <summary>A Dealer with routing id <paramref name="id"/> connected in to <paramref name="router"/>, once the router took its message (libzmq then knows the id).</summary>
+    private static Socket PeerConnectedIn(Context context, Socket router, string id)
+    {
+        var peer = new Socket(context, SocketType.Dealer);
+        peer.SetOption(SocketOption.RoutingId, id);
+        peer.Connect(Endpoints.BindTcp(router));
+        peer.Send("hello");
+        router.SetOption(SocketOption.ReceiveTimeout, Timeouts.WaitMs);
+        if (router.RecvString() != id || router.RecvString() != "hello")
+        {
+            throw new InvalidOperationException($"peer {id}'s message did not arrive as sent");
+        }
+
+        return peer;
     }
 
     private static void ExpectRefused(Action connect)

@@ -24,11 +24,7 @@ public final class ConnectRoutingIdProbe {
 
             if (net.zmq.internal.LibZmq.hasDraftApi()) { // only the draft API says what ids peers that connected in have
                 // A peer that connected in with the id first.
-                router.bind("tcp://127.0.0.1:*");
-                peer.setOption(SocketOption.ROUTING_ID, "P".getBytes());
-                peer.connect(router.lastEndpoint());
-                peer.send("hello");
-                expect("P".equals(router.recvString()) && "hello".equals(router.recvString()), "the peer's message");
+                connectIn(peer, router, "P");
                 router.setOption(SocketOption.CONNECT_ROUTING_ID, "P".getBytes());
                 expectRefused("a connect with the id of a peer that connected in", () -> connect(router, b.lastEndpoint()));
 
@@ -36,11 +32,7 @@ public final class ConnectRoutingIdProbe {
                 immediate.setOption(SocketOption.IMMEDIATE, true);
                 immediate.setOption(SocketOption.CONNECT_ROUTING_ID, "X".getBytes());
                 immediate.connect(a.lastEndpoint());
-                immediate.bind("tcp://127.0.0.1:*");
-                peerX.setOption(SocketOption.ROUTING_ID, "X".getBytes());
-                peerX.connect(immediate.lastEndpoint());
-                peerX.send("hello");
-                expect("X".equals(immediate.recvString()) && "hello".equals(immediate.recvString()), "peer X's message");
+                connectIn(peerX, immediate, "X");
                 immediate.setOption(SocketOption.IMMEDIATE, false);
                 expectRefused("a connect giving the id left pending by one with IMMEDIATE", () -> connect(immediate, b.lastEndpoint()));
             }
@@ -56,6 +48,15 @@ public final class ConnectRoutingIdProbe {
             expectRefused("a STREAM's second connect with S", () -> connect(stream, b.lastEndpoint()));
         }
         System.out.println("duplicate connect routing ids refused");
+    }
+
+    /** Connects peer, with routing id id, in to router, once router took its message (libzmq then knows the id). */
+    private static void connectIn(Socket peer, Socket router, String id) {
+        router.bind("tcp://127.0.0.1:*");
+        peer.setOption(SocketOption.ROUTING_ID, id.getBytes());
+        peer.connect(router.lastEndpoint());
+        peer.send("hello");
+        expect(id.equals(router.recvString()) && "hello".equals(router.recvString()), "peer " + id + "'s message");
     }
 
     private static String connect(Socket socket, String endpoint) {

@@ -301,10 +301,7 @@ class MonitorProxyTests {
         try (Socket frontend = context.socket(SocketType.PULL); Socket backend = context.socket(SocketType.PUSH);
              Socket producer = Zmq.socket(context, SocketType.PUSH); Socket consumer = Zmq.socket(context, SocketType.PULL);
              ProxyController controller = new ProxyController(context)) {
-            frontend.bind("inproc://front");
-            backend.bind("inproc://back");
-            producer.connect("inproc://front");
-            consumer.connect("inproc://back");
+            wire(producer, frontend, backend, consumer, "inproc://steered");
             Thread proxy = Thread.ofPlatform().start(() -> Proxy.runSteerable(frontend, backend, null, controller));
             producer.send("first");
             assertEquals("first", consumer.recvString());
@@ -337,10 +334,7 @@ class MonitorProxyTests {
         try (Socket frontend = context.socket(SocketType.PULL); Socket backend = context.socket(SocketType.PUSH);
              Socket producer = Zmq.socket(context, SocketType.PUSH); Socket consumer = Zmq.socket(context, SocketType.PULL);
              ProxyController controller = new ProxyController(context)) {
-            frontend.bind("inproc://owed-front");
-            backend.bind("inproc://owed-back");
-            producer.connect("inproc://owed-front");
-            consumer.connect("inproc://owed-back");
+            wire(producer, frontend, backend, consumer, "inproc://owed");
             assertNull(controller.statistics(Duration.ofMillis(10))); // no proxy yet: its reply is owed
             producer.send("queued before the proxy");
             CompletableFuture<ProxyStatistics> asked = CompletableFuture.supplyAsync(() -> controller.statistics(Zmq.WAIT),
@@ -360,5 +354,13 @@ class MonitorProxyTests {
             proxy.join(Zmq.WAIT.toMillis());
             assertEquals(Thread.State.TERMINATED, proxy.getState());
         }
+    }
+
+    /** Connects producer to frontend and backend to consumer, over inproc endpoints named after name, for a proxy between. */
+    private static void wire(Socket producer, Socket frontend, Socket backend, Socket consumer, String name) {
+        frontend.bind(name + "-front");
+        backend.bind(name + "-back");
+        producer.connect(name + "-front");
+        consumer.connect(name + "-back");
     }
 }
