@@ -261,13 +261,12 @@ internal sealed unsafe class SocketAsyncDriver
     /// <summary>
     /// Called once, by the socket's <see cref="SocketGate"/> under its claim, when the synchronous call that may have
     /// been in flight at this driver's creation has ended (or none was): from then on the gate alone keeps libzmq calls
-    /// one at a time. Pumps what was parked meanwhile.
+    /// one at a time. The gate pumps what was parked meanwhile once it has given the claim back.
     /// </summary>
     internal void HandOver()
     {
         int before = Interlocked.Exchange(ref _awaitingHandOver, 0);
         System.Diagnostics.Debug.Assert(before == 1, "handed over once");
-        Pump();
     }
 
     /// <summary>Serialises a synchronous call with the asynchronous machinery.</summary>

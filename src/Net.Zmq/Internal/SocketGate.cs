@@ -22,7 +22,14 @@ namespace Net.Zmq.Internal;
 ///   Stopping    a disposed SocketMonitor's monitoring is         the thread stopping it (a few non-blocking
 ///   (-2)        stopping (MonitorStopRequested), on the          libzmq calls); any thread's BeginCall waits
 ///               thread that found the socket idle                it out, never refused as concurrent use
+///   HandingOver the async driver is being told that no call      nobody (one interlocked write); any thread's
+///   (-3)        from before its start is in flight               BeginCall waits it out, as for Stopping
+///               (AwaitingHandOver), by whoever found the
+///               socket idle
 /// </code>
+/// <para>Stopping and HandingOver are nobody's call: a synchronous call on one thread may overlap an asynchronous one
+/// started on another (that one runs in the driver's gate, unclaimed), so work done for the async machinery must not
+/// take a thread's id and get a concurrent synchronous call refused.</para>
 /// <para><b>Modes</b>, orthogonal to the claim and changed only under <c>_lock</c> (this gate's own lock; there is no
 /// process-wide one):</para>
 /// <code>
@@ -86,6 +93,7 @@ internal sealed class SocketGate : IDisposable
     private const int Idle = 0;
     private const int Closed = -1;
     private const int Stopping = -2;
+    private const int HandingOver = -3;
 
     // _attention flags.
     private const int CloseRequested = 1;
@@ -357,7 +365,7 @@ internal sealed class SocketGate : IDisposable
             // Published before the flag: a call that sees the flag sees the driver, and enters its gate.
             Volatile.Write(ref _driver, driver);
             Interlocked.Or(ref _attention, AwaitingHandOver);
-            if (TryClaimIdle(CallingThread.Id))
+            if (TryClaimIdle(HandingOver))
             {
                 // No call in flight: hand over now (and close, if a Dispose came meanwhile).
                 HandOverAndRelease();
@@ -423,9 +431,10 @@ internal sealed class SocketGate : IDisposable
             return new SocketCall(this, _native);
         }
 
-        if (owner == Stopping)
+        if (owner is Stopping or HandingOver)
         {
-            // A disposed SocketMonitor's stop, a few non-blocking libzmq calls: waited out, whatever thread makes it.
+            // A disposed SocketMonitor's stop (a few non-blocking libzmq calls) or the driver's hand-over: waited out,
+            // whatever thread makes it.
             return BeginContendedCall(thread, ClaimOrFindOwner(thread));
         }
 
@@ -463,13 +472,14 @@ internal sealed class SocketGate : IDisposable
     /// <summary>
     /// The compare-and-swap claim for <paramref name="thread"/>: the previous owner (Idle when taken). On a socket held
     /// for this thread, another thread's claim is only that thread on its way to being refused (it never reaches
-    /// libzmq), so this waits it out instead of failing the holder's thread; and any thread waits out a Stopping claim.
+    /// libzmq), so this waits it out instead of failing the holder's thread; and any thread waits out a Stopping or
+    /// HandingOver claim.
     /// </summary>
     private int ClaimOrFindOwner(int thread)
     {
         int owner = Interlocked.CompareExchange(ref _claim, thread, Idle);
         SpinWait spin = default;
-        while (owner != Idle && owner != Closed && owner != thread && (owner == Stopping || IsHeldBy(thread)))
+        while (owner != Idle && owner != Closed && owner != thread && (owner is Stopping or HandingOver || IsHeldBy(thread)))
         {
             spin.SpinOnce();
             owner = Interlocked.CompareExchange(ref _claim, thread, Idle);
@@ -509,7 +519,7 @@ internal sealed class SocketGate : IDisposable
                 CloseNative();
             }
         }
-        else if ((work & AwaitingHandOver) != 0 && Interlocked.CompareExchange(ref _claim, CallingThread.Id, Idle) == Idle)
+        else if ((work & AwaitingHandOver) != 0 && Interlocked.CompareExchange(ref _claim, HandingOver, Idle) == Idle)
         {
             HandOverAndRelease();
         }
@@ -558,26 +568,34 @@ internal sealed class SocketGate : IDisposable
         driver?.ExitSync();
     }
 
-    /// <summary>Hands the socket over to the driver under the claim this thread took, gives the claim back, and runs what came meanwhile.</summary>
+    /// <summary>
+    /// Hands the socket over to the driver under the HandingOver claim, gives the claim back, runs what came meanwhile,
+    /// then pumps what was parked before the hand-over (in the driver's gate, as the reactor's pumps: not under the claim).
+    /// </summary>
     private void HandOverAndRelease()
     {
         HandOver();
-        Debug.Assert(Volatile.Read(ref _claim) == CallingThread.Id, "handed over under this thread's claim");
+        Debug.Assert(Volatile.Read(ref _claim) == HandingOver, "handed over under the HandingOver claim");
         Volatile.Write(ref _claim, Idle);
         if (Volatile.Read(ref _attention) != 0)
         {
             RunExitWork(); // a Dispose that met this claim
         }
+
+        Volatile.Read(ref _driver)!.Pump();
     }
 
     /// <summary>
-    /// Under the claim: the call that began before the driver existed has ended, so the driver may call libzmq. Both the
-    /// starter (its second try after the barrier) and the end of that call may get here, one after the other under the
-    /// claim: whoever clears the flag hands over, once.
+    /// Under the claim (a call's or HandingOver): the call that began before the driver existed has ended, so the driver
+    /// may call libzmq. Both the starter (its second try after the barrier) and the end of that call may get here, one
+    /// after the other under the claim: whoever clears the flag hands over, once. What was parked meanwhile is pumped by
+    /// the caller once it is out of the claim, or by the claimed call's end (which pumps when an operation waits).
     /// </summary>
     private void HandOver()
     {
-        Debug.Assert(Volatile.Read(ref _claim) == CallingThread.Id, "handed over only under the claim");
+        Debug.Assert(
+            Volatile.Read(ref _claim) is var claim && (claim == HandingOver || claim == CallingThread.Id),
+            "handed over only under the claim");
         if ((Interlocked.And(ref _attention, ~AwaitingHandOver) & AwaitingHandOver) != 0)
         {
             Volatile.Read(ref _driver)!.HandOver();

@@ -44,20 +44,56 @@ public sealed class SyncRacingAsyncTests(ITestOutputHelper output)
             }
         });
 
+        // A failure on either thread ends the receives at once; Join then reports it.
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(timeout.Token, sending.Failed, echoing.Failed);
         var buffer = new byte[128];
-        await Task.Run(async () =>
+        Exception? receiving = await Record.ExceptionAsync(() => Task.Run(async () =>
         {
             for (int i = 0; i < Messages; i++)
             {
-                Assert.Equal(64, await dealer.RecvAsync(buffer, timeout.Token));
+                Assert.Equal(64, await dealer.RecvAsync(buffer, stop.Token));
                 Assert.Equal(i, BitConverter.ToInt32(buffer));
                 Assert.All(buffer[sizeof(int)..64], b => Assert.Equal((byte)i, b));
                 window.Release();
             }
-        });
+        }));
 
         sending.Join(Timeouts.Wait);
         echoing.Join(Timeouts.Wait);
+        Assert.Null(receiving);
+    }
+
+    /// <summary>
+    /// The first asynchronous call hands the socket over to its driver on its own thread; a synchronous call made on
+    /// another thread meanwhile waits that out instead of being refused as a second thread's concurrent call.
+    /// </summary>
+    [Fact]
+    public async Task A_sync_send_during_the_first_async_receive_is_not_refused()
+    {
+        for (int round = 0; round < 200; round++)
+        {
+            using var pair = SocketPair.Open(SocketType.Dealer, SocketType.Dealer);
+            Socket dealer = pair.Connector;
+            pair.Binder.Send("reply");
+            int sends = 0;
+            bool stop = false;
+            var sending = BackgroundWork.Start("sync sender", () =>
+            {
+                var payload = new byte[8];
+                while (!Volatile.Read(ref stop))
+                {
+                    dealer.Send(payload, SendFlags.DontWait); // false once the pipe is full: that is fine here
+                    Interlocked.Increment(ref sends);
+                }
+            });
+
+            SpinWait.SpinUntil(() => Volatile.Read(ref sends) > 0 || sending.Failed.IsCancellationRequested);
+            Exception? receiving = await Record.ExceptionAsync(
+                async () => Assert.Equal("reply", await dealer.RecvStringAsync(sending.Failed).AsTask().WaitAsync(Timeouts.Wait)));
+            Volatile.Write(ref stop, true);
+            sending.Join(Timeouts.Wait);
+            Assert.Null(receiving);
+        }
     }
 
     /// <param name="callsBefore">

@@ -9,6 +9,7 @@ namespace Net.Zmq.Tests.Support;
 internal sealed class BackgroundWork
 {
     private readonly Thread _thread;
+    private readonly CancellationTokenSource _failed = new();
     private Exception? _failure;
 
     private BackgroundWork(Action work, string name)
@@ -22,10 +23,17 @@ internal sealed class BackgroundWork
             catch (Exception ex)
             {
                 _failure = ex;
+                _failed.Cancel();
             }
         })
         { IsBackground = true, Name = name };
     }
+
+    /// <summary>
+    /// Cancelled as soon as the work throws: link it into what the test waits for on its own thread, so that the wait
+    /// ends at once and <see cref="Join"/> reports the failure instead of a timeout.
+    /// </summary>
+    public CancellationToken Failed => _failed.Token;
 
     /// <summary>Starts <paramref name="work"/> on a new background thread.</summary>
     public static BackgroundWork Start(string name, Action work)
