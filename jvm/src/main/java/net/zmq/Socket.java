@@ -997,7 +997,7 @@ public final class Socket implements AutoCloseable {
             MemorySegment buffer = options.asSlice(8);
             boolean variable = option.kind == SocketOption.Kind.BYTES || option.kind == SocketOption.Kind.STRING;
             long capacity = switch (option.kind) {
-                case INT, BOOL, DURATION -> 4;
+                case INT, BOOL, DURATION -> option == SocketOption.FD ? FD_SIZE : 4;
                 case LONG -> 8;
                 case BYTES, STRING -> 256;
                 case KEY -> Curve.KEY_BYTES; // libzmq takes 32 (the key) or 41 (its text), nothing else
@@ -1058,10 +1058,16 @@ public final class Socket implements AutoCloseable {
     /** The longest text or bytes option value read (an endpoint with a long inproc name or host): 64 KiB. */
     private static final long LONG_OPTION_MAX = 64 << 10;
 
+    /**
+     * ZMQ_FD's size: an int on POSIX, a SOCKET on Windows, where libzmq refuses 4 bytes (EINVAL). The value is read as
+     * an int at the same address: the SOCKET's low half (little-endian), which holds a socket handle's value.
+     */
+    private static final long FD_SIZE = System.getProperty("os.name").startsWith("Windows") ? 8 : 4;
+
     /** An int option (or a flag, as its int) read with the claim already held. */
     private static int getIntOption(SocketCore c, SocketOption<?> option) {
         MemorySegment options = c.options(); // the size at 0, the value at 8
-        options.set(JAVA_LONG, 0, 4);
+        options.set(JAVA_LONG, 0, option == SocketOption.FD ? FD_SIZE : 4);
         MemorySegment state = c.callState();
         if (LibZmq.getsockopt(c.criticalOption(option.id), state, c.handle, option.id, options.asSlice(8), options) != 0) {
             throw error(LibZmq.errno(state), "Reading " + option.name);
