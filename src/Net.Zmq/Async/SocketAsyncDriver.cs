@@ -51,7 +51,8 @@ internal sealed unsafe class SocketAsyncDriver
         _slot = SocketReactor.Instance.Register(this, fd);
     }
 
-    private bool IsDisposed => Volatile.Read(ref _disposed) != 0;
+    /// <summary>Whether <see cref="Dispose"/> has begun (set before it ends the parked waits).</summary>
+    internal bool IsDisposed => Volatile.Read(ref _disposed) != 0;
 
     /// <summary>Creates the driver of a <paramref name="type"/> socket whose <c>ZMQ_FD</c> is <paramref name="fd"/> and starts watching it.</summary>
     internal static SocketAsyncDriver Start(SocketHandle handle, SocketType type, nint fd) => new(handle, type, fd);
@@ -190,7 +191,7 @@ internal sealed unsafe class SocketAsyncDriver
         if (!TryEnterGateForCall())
         {
             // Whoever holds the gate pumps when it leaves, and will find this operation parked.
-            operation.Park(IsDisposed, cancellationToken);
+            operation.Park(this, cancellationToken);
             Pump();
             return false;
         }
@@ -201,7 +202,7 @@ internal sealed unsafe class SocketAsyncDriver
             finished = TryExecute(operation, out result, out error);
             if (!finished)
             {
-                operation.Park(IsDisposed, cancellationToken);
+                operation.Park(this, cancellationToken);
             }
         }
         finally
@@ -384,7 +385,7 @@ internal sealed unsafe class SocketAsyncDriver
             return true;
         }
 
-        operation.Requeue(IsDisposed);
+        operation.Requeue(this);
         return false;
     }
 

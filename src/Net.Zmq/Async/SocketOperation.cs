@@ -170,7 +170,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
     }
 
     /// <summary>After a first attempt found the socket not ready: waits for it, cancellable through <paramref name="cancellationToken"/>.</summary>
-    internal void Park(bool socketDisposed, CancellationToken cancellationToken)
+    internal void Park(SocketAsyncDriver driver, CancellationToken cancellationToken)
     {
         _cancellationToken = cancellationToken;
         if (cancellationToken.CanBeCanceled)
@@ -178,7 +178,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
             _registration = cancellationToken.UnsafeRegister(s_onCancel, this);
         }
 
-        Requeue(socketDisposed);
+        Requeue(driver);
     }
 
     /// <summary>Moves a parked operation to Busy for an attempt; false if it is not parked (done, cancelled, or idle).</summary>
@@ -189,8 +189,13 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
         return claimed;
     }
 
-    /// <summary>Parks a Busy operation again, unless it was cancelled or its socket disposed in the meantime.</summary>
-    internal void Requeue(bool socketDisposed)
+    /// <summary>Parks a Busy operation again, unless it was cancelled or <paramref name="driver"/> disposed in the meantime.</summary>
+    /// <remarks>
+    /// Both are read after the state is Parked: a cancellation or a <see cref="SocketAsyncDriver.Dispose"/> sets its
+    /// flag, then ends what it finds Parked, and this parks, then reads the flags, each side with a full fence, so at
+    /// least one of the two ends the wait. A flag read before parking would leave a wait that nobody ends.
+    /// </remarks>
+    internal void Requeue(SocketAsyncDriver driver)
     {
         int before = Interlocked.Exchange(ref _state, Parked);
         Debug.Assert(before == Busy, "only a Busy operation is parked");
@@ -198,7 +203,7 @@ internal sealed unsafe class SocketOperation : IValueTaskSource<int>, IValueTask
         {
             TryEndWait(WaitEnd.Cancelled, default, 0);
         }
-        else if (socketDisposed)
+        else if (driver.IsDisposed)
         {
             TryEndWait(WaitEnd.SocketDisposed, default, 0);
         }

@@ -359,25 +359,37 @@ internal sealed class SocketGate : IDisposable
                     "dispose the Poller, or stop the proxy) first, or use the synchronous calls while it is held.");
             }
 
-            var driver = SocketAsyncDriver.Start(_handle, _type, ReadDescriptorUnderLease());
-            _collector = new SocketAsyncDriverCollector(driver);
-
-            // Published before the flag: a call that sees the flag sees the driver, and enters its gate.
-            Volatile.Write(ref _driver, driver);
-            Interlocked.Or(ref _attention, AwaitingHandOver);
-            if (TryClaimIdle(HandingOver))
+            // Leased until the driver is published and the Closed check below is done: a Dispose meanwhile that did
+            // not see the driver leaves zmq_close to this lease's end, so the driver stops watching ZMQ_FD (its Dispose
+            // below) before libzmq closes that descriptor and its number can be another socket's.
+            nint socket = _handle.Lease(typeof(Socket));
+            try
             {
-                // No call in flight: hand over now (and close, if a Dispose came meanwhile).
-                HandOverAndRelease();
-            }
-            else if (Volatile.Read(ref _claim) == Closed)
-            {
-                // Closed by a Dispose that may have looked for the driver before it was published (both sides wrote
-                // with a full fence before reading, so at least one of them sees the other); disposing twice is harmless.
-                driver.Dispose();
-            }
+                var driver = SocketAsyncDriver.Start(_handle, _type, ReadDescriptor(socket));
+                _collector = new SocketAsyncDriverCollector(driver);
 
-            return driver;
+                // Published before the flag: a call that sees the flag sees the driver, and enters its gate.
+                Volatile.Write(ref _driver, driver);
+                Interlocked.Or(ref _attention, AwaitingHandOver);
+                if (TryClaimIdle(HandingOver))
+                {
+                    // No call in flight: hand over now (and close, if a Dispose came meanwhile).
+                    HandOverAndRelease();
+                }
+                else if (Volatile.Read(ref _claim) == Closed)
+                {
+                    // Closed by a Dispose that may have looked for the driver before it was published (both sides
+                    // wrote with a full fence before reading, so at least one of them sees the other); disposing twice
+                    // is harmless.
+                    driver.Dispose();
+                }
+
+                return driver;
+            }
+            finally
+            {
+                _handle.EndLease();
+            }
         }
     }
 
@@ -632,28 +644,20 @@ internal sealed class SocketGate : IDisposable
     }
 
     /// <summary>
-    /// The socket's <c>ZMQ_FD</c>, read under a lease rather than the claim: another thread may be inside a call on the
-    /// socket when its first asynchronous call comes (reading <c>ZMQ_FD</c> only returns its mailbox's descriptor,
-    /// which never changes).
+    /// The socket's <c>ZMQ_FD</c>, read under the starter's lease rather than the claim: another thread may be inside a
+    /// call on the socket when its first asynchronous call comes (reading <c>ZMQ_FD</c> only returns its mailbox's
+    /// descriptor, which never changes).
     /// </summary>
-    private unsafe nint ReadDescriptorUnderLease()
+    private unsafe nint ReadDescriptor(nint socket)
     {
-        nint socket = _handle.Lease(typeof(Socket));
-        try
+        // An int on Unix, a SOCKET (pointer-sized) on Windows; zero-extended either way.
+        nint descriptor = 0;
+        nuint size = OperatingSystem.IsWindows() ? (nuint)sizeof(nint) : sizeof(int);
+        if (LibZmq.GetSockOpt(socket, (int)SocketOption.FileDescriptor, &descriptor, &size) != 0)
         {
-            // An int on Unix, a SOCKET (pointer-sized) on Windows; zero-extended either way.
-            nint descriptor = 0;
-            nuint size = OperatingSystem.IsWindows() ? (nuint)sizeof(nint) : sizeof(int);
-            if (LibZmq.GetSockOpt(socket, (int)SocketOption.FileDescriptor, &descriptor, &size) != 0)
-            {
-                ThrowHelper.ThrowZmq(LibZmq.Errno(), $"Reading ZMQ_FD of a {_type} socket");
-            }
+            ThrowHelper.ThrowZmq(LibZmq.Errno(), $"Reading ZMQ_FD of a {_type} socket");
+        }
 
-            return descriptor;
-        }
-        finally
-        {
-            _handle.EndLease();
-        }
+        return descriptor;
     }
 }
