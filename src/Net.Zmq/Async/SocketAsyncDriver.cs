@@ -300,6 +300,11 @@ internal sealed unsafe class SocketAsyncDriver
     private void ExitGate()
     {
         Monitor.Exit(_gate);
+        if (Monitor.IsEntered(_gate))
+        {
+            return; // a call nested in one of this thread's own (the gate is re-entrant): the outer one pumps as it leaves
+        }
+
         Interlocked.MemoryBarrier();
         if (Volatile.Read(ref _pumpRequested) != 0 || Volatile.Read(ref _receive).IsParked || Volatile.Read(ref _send).IsParked)
         {

@@ -53,8 +53,9 @@ namespace Net.Zmq.Internal;
 /// (<c>CloseRequested</c>), the driver's start (<c>AwaitingHandOver</c>: a call begun before the driver existed did
 /// not enter its gate, so the driver keeps off libzmq until that call ended) and a disposed SocketMonitor on any thread
 /// (<c>MonitorStopRequested</c>: the monitoring must stop before the monitor's event socket may close, see
-/// <see cref="MonitorLink"/>; the monitor's Dispose neither waits nor throws) — sets its flag, then tries to take the
-/// claim itself. If a call is in flight, it issues a process-wide barrier and tries once more: a call's end writes the
+/// <see cref="MonitorLink"/>; the monitor's Dispose throws nothing and waits for no blocked call, at most for the
+/// driver's gate over a few non-blocking libzmq calls) — sets its flag, then tries to take the claim itself. If a call
+/// is in flight, it issues a process-wide barrier and tries once more: a call's end writes the
 /// claim back and then reads <c>_attention</c> without a fence of its own, and after the barrier either that write is
 /// visible here, or that read sees the flag. Whoever finds a flag set and the claim Idle takes the claim and does the
 /// work (<see cref="RunExitWork"/>). So the flags cost a claimed call one read at its end, and the barrier is paid only
