@@ -592,7 +592,8 @@ public sealed unsafe partial class EventLoop : IDisposable
     /// <summary>
     /// Polls the waker and the sockets. zmq_poll calls into every socket it polls, so the poll is a call on each, made
     /// under each one's claim (a call from another thread meanwhile is refused). A socket another thread is inside a
-    /// call on is left out of this poll, which then looks again within a millisecond: the loop never fails for it.
+    /// call on, or disposed since the loop last dropped disposed sockets, is left out of this poll, which then looks
+    /// again within a millisecond: the loop never fails for it.
     /// </summary>
     private int Poll(int timeoutMilliseconds)
     {

@@ -63,8 +63,9 @@ namespace Net.Zmq.Internal;
 /// <para><b>Who closes the native socket</b> (<c>zmq_close</c> through <see cref="SocketHandle"/>), once: the disposer,
 /// when it takes the claim as Closed; otherwise the call in flight, at its end; and <c>zmq_close</c> itself waits for
 /// the last lease (a Poller entry, an EventLoop entry, a Proxy run, the driver's pump, a draft socket's call), so the last
-/// lease holder may be the one that closes it. A disposed socket's word stays Closed: a holder can still poll it safely
-/// (nobody else can call it), and drops it.</para>
+/// lease holder may be the one that closes it. A disposed socket's word stays Closed, which no holder can take: so a
+/// holder leaves the socket out of its poll (a second holder on another thread could be polling it unclaimed too),
+/// and drops it.</para>
 /// <para><b>Callers that skip <c>finally</c></b>: the send and receive paths of <c>Socket.Call.cs</c> end their call
 /// without one, since between <see cref="BeginCall"/> and the end they run only libzmq calls, which cannot throw, and
 /// their one failure method (<c>Socket.RetryOrEndCall</c>) ends the call before it returns false or throws. A frame path
@@ -193,8 +194,8 @@ internal sealed class SocketGate : IDisposable
     /// Begins the libzmq call of a Poller, an EventLoop or a Proxy (<c>zmq_poll</c>, <c>zmq_proxy</c>) on a socket it
     /// holds, on the holder's thread, under the claim. True: end it with <see cref="EndCall"/>. False with
     /// <paramref name="otherThread"/> 0: nothing was taken, and polling is safe all the same (a draft socket is
-    /// thread-safe; a disposed one's word is Closed, so no call can reach it, and the hold's lease keeps it open).
-    /// False with <paramref name="otherThread"/> set: that thread is inside a call, so the socket must not be polled now.
+    /// thread-safe). False with <paramref name="otherThread"/> set: that thread is inside a call, or (<c>-1</c>) the
+    /// socket was disposed, so it must not be polled now: a closed claim keeps no other holder of the socket out.
     /// </summary>
     internal bool TryBeginHeldCall(out int otherThread)
     {
@@ -208,11 +209,6 @@ internal sealed class SocketGate : IDisposable
 
         int thread = CallingThread.Id;
         int owner = ClaimOrFindOwner(thread);
-        if (owner == Closed)
-        {
-            return false;
-        }
-
         if (owner != Idle && owner != thread)
         {
             otherThread = owner;
@@ -237,12 +233,18 @@ internal sealed class SocketGate : IDisposable
 
     /// <summary><see cref="TryBeginHeldCall"/> for a holder that refuses to poll a socket another thread is calling.</summary>
     /// <returns>True when a claim was taken, to end with <see cref="EndCall"/>.</returns>
+    /// <exception cref="ObjectDisposedException">The socket was disposed.</exception>
     /// <exception cref="InvalidOperationException">Another thread is inside a call on the socket.</exception>
     internal bool BeginHeldCall()
     {
         if (TryBeginHeldCall(out int otherThread))
         {
             return true;
+        }
+
+        if (otherThread == Closed)
+        {
+            ThrowHelper.ThrowObjectDisposed(typeof(Socket));
         }
 
         if (otherThread != 0)
