@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.InteropServices;
 using Net.Zmq.Internal;
 using Net.Zmq.Interop;
@@ -8,16 +9,32 @@ namespace Net.Zmq;
 /// Waits for readiness on many sockets and file descriptors at once (<c>zmq_poll</c>). Each <c>Add</c> returns an
 /// index that stays valid until that entry is removed; after <see cref="Poll(int)"/>, ask
 /// <see cref="IsReadable"/>, <see cref="IsWritable"/> or <see cref="HasError"/> by index. Polling allocates nothing.
-/// Not thread-safe: use a poller from one thread.
+/// Use a poller from one thread at a time: a call while another thread is inside one (a <c>Poll</c> that waits, most
+/// often) throws <see cref="InvalidOperationException"/>. <see cref="Dispose"/> may come from any thread.
 /// </summary>
 /// <remarks>
-/// A <see cref="Poll(int)"/> is a call on every socket the poller holds, as a <c>Recv</c> is, and once polled a socket
+/// <para>A <see cref="Poll(int)"/> is a call on every socket the poller holds, as a <c>Recv</c> is, and once polled a socket
 /// belongs to the polling thread until it is removed: another thread's call on it throws
 /// <see cref="InvalidOperationException"/>, and a Poll that finds another thread inside a call on one of them throws it
-/// too. Use a polled socket from the polling thread (receive on it after Poll returns), or remove it first.
+/// too. Use a polled socket from the polling thread (receive on it after Poll returns), or remove it first.</para>
+/// <para>A <see cref="Dispose"/> during another thread's Poll does not wait for it: the Poll goes on until an event or
+/// its timeout (libzmq cannot be woken), then frees the poller and throws <see cref="ObjectDisposedException"/>. To
+/// stop a polling thread promptly, poll with a timeout, or add a socket that another thread can send a stop to.</para>
 /// </remarks>
 public sealed unsafe class Poller : IDisposable
 {
+    private const int Idle = 0;
+    private const int Closed = -1;
+
+    // Who is inside a call on this poller: Idle, the calling thread's id, or Closed once its memory is freed (by Dispose
+    // when it found the poller Idle, else by the call in flight as it ends). The fields below are touched only by the
+    // thread whose id this holds, or by the finalizer when nobody can call; the answers of IsReadable and the others
+    // come from _returned, managed memory, so they stay safe to read whatever another thread does.
+    private int _owner;
+
+    // Set once by Dispose, before it tries to take _owner; read by a call's end after it gave _owner back (both with a
+    // full fence: either Dispose takes the poller, or that end sees the flag and frees it).
+    private int _disposeRequested;
 
     private byte* _items;
     private Socket?[] _sockets;
@@ -25,6 +42,9 @@ public sealed unsafe class Poller : IDisposable
 
     // Which sockets the Poll under way took the claim of (see SocketGate), to give back when it returns.
     private bool[] _claimed;
+
+    // The events each entry had at the last Poll, copied out of _items when it returned.
+    private short[] _returned;
     private int _capacity;
     private int _count;
     private int _used;
@@ -40,6 +60,7 @@ public sealed unsafe class Poller : IDisposable
         _sockets = new Socket?[_capacity];
         _inUse = new bool[_capacity];
         _claimed = new bool[_capacity];
+        _returned = new short[_capacity];
     }
 
     /// <summary>Releases native memory if <see cref="Dispose"/> was not called.</summary>
@@ -68,12 +89,19 @@ public sealed unsafe class Poller : IDisposable
     public int Add(Socket socket, PollEvents events)
     {
         ArgumentNullException.ThrowIfNull(socket);
-        ThrowIfDisposed();
-        nint native = socket.Gate.Hold("a Poller"); // held until Remove or Dispose, so the handle never dangles
-        int index = NextFreeIndex();
-        _sockets[index] = socket;
-        WriteItem(index, native, fd: -1, events);
-        return index;
+        Enter();
+        try
+        {
+            nint native = socket.Gate.Hold("a Poller"); // held until Remove or Dispose, so the handle never dangles
+            int index = NextFreeIndex();
+            _sockets[index] = socket;
+            WriteItem(index, native, fd: -1, events);
+            return index;
+        }
+        finally
+        {
+            Exit();
+        }
     }
 
     /// <summary>Registers an OS file descriptor (a SOCKET handle on Windows) for <paramref name="events"/>; returns its index.</summary>
@@ -81,10 +109,17 @@ public sealed unsafe class Poller : IDisposable
     public int Add(nint fileDescriptor, PollEvents events)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(fileDescriptor);
-        ThrowIfDisposed();
-        int index = NextFreeIndex();
-        WriteItem(index, 0, fileDescriptor, events);
-        return index;
+        Enter();
+        try
+        {
+            int index = NextFreeIndex();
+            WriteItem(index, 0, fileDescriptor, events);
+            return index;
+        }
+        finally
+        {
+            Exit();
+        }
     }
 
     /// <summary>Registers a <see cref="System.Net.Sockets.Socket"/> by its OS handle; returns its index.</summary>
@@ -99,16 +134,32 @@ public sealed unsafe class Poller : IDisposable
     /// <exception cref="ArgumentOutOfRangeException">No entry has that index.</exception>
     public void Update(int index, PollEvents events)
     {
-        ExpectEntry(index);
-        EventsOf(index) = (short)events;
+        Enter();
+        try
+        {
+            ExpectEntry(index);
+            EventsOf(index) = (short)events;
+        }
+        finally
+        {
+            Exit();
+        }
     }
 
     /// <summary>Removes the entry at <paramref name="index"/>; the index may be reused by a later <c>Add</c>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">No entry has that index.</exception>
     public void Remove(int index)
     {
-        ExpectEntry(index);
-        ReleaseEntry(index);
+        Enter();
+        try
+        {
+            ExpectEntry(index);
+            ReleaseEntry(index);
+        }
+        finally
+        {
+            Exit();
+        }
     }
 
     /// <summary>
@@ -118,33 +169,55 @@ public sealed unsafe class Poller : IDisposable
     /// <exception cref="ObjectDisposedException">The poller was disposed.</exception>
     public void Clear()
     {
-        ThrowIfDisposed();
-        for (int i = 0; i < _count; i++)
+        Enter();
+        try
         {
-            if (_inUse[i])
+            for (int i = 0; i < _count; i++)
             {
-                ReleaseEntry(i);
+                if (_inUse[i])
+                {
+                    ReleaseEntry(i);
+                }
             }
-        }
 
-        _count = 0;
+            _count = 0;
+        }
+        finally
+        {
+            Exit();
+        }
     }
 
     /// <summary>
     /// Waits up to <paramref name="timeoutMilliseconds"/> (−1 = forever, 0 = just check) for any watched event.
     /// </summary>
     /// <returns>The number of entries with events (0 on timeout).</returns>
-    /// <exception cref="ObjectDisposedException">A registered socket was disposed without being removed first.</exception>
+    /// <exception cref="ObjectDisposedException">The poller was disposed (during this Poll, too), or a registered socket was disposed without being removed first.</exception>
     /// <exception cref="ContextTerminatedException">A registered socket's context was shut down.</exception>
-    /// <exception cref="InvalidOperationException">Another thread is inside a call on a registered socket: a polled socket belongs to the polling thread. Or the poller has no entries and <paramref name="timeoutMilliseconds"/> is −1: that poll would never return.</exception>
+    /// <exception cref="InvalidOperationException">Another thread is inside a call on this poller or on a registered socket: a polled socket belongs to the polling thread. Or the poller has no entries and <paramref name="timeoutMilliseconds"/> is −1: that poll would never return.</exception>
     public int Poll(int timeoutMilliseconds)
     {
-        ThrowIfDisposed();
         ArgumentOutOfRangeException.ThrowIfLessThan(timeoutMilliseconds, -1);
-        if (_used == 0)
+        Enter();
+        try
         {
-            return PollNothing(timeoutMilliseconds);
+            int ready = _used == 0 ? PollNothing(timeoutMilliseconds) : PollEntries(timeoutMilliseconds);
+            if (Volatile.Read(ref _disposeRequested) != 0)
+            {
+                ThrowHelper.ThrowObjectDisposed(this); // by another thread during this Poll: its answers are gone
+            }
+
+            return ready;
         }
+        finally
+        {
+            Exit();
+        }
+    }
+
+    /// <summary>The poll itself, under this poller's claim.</summary>
+    private int PollEntries(int timeoutMilliseconds)
+    {
         for (int i = 0; i < _count; i++)
         {
             Socket? socket = _sockets[i];
@@ -155,6 +228,7 @@ public sealed unsafe class Poller : IDisposable
             }
 
             ReturnedEventsOf(i) = 0;
+            _returned[i] = 0;
         }
 
         // zmq_poll calls into every socket it polls, so it is a call on each, made under each one's claim: a call from
@@ -171,6 +245,11 @@ public sealed unsafe class Poller : IDisposable
             if (ready < 0)
             {
                 ThrowHelper.ThrowZmq(errorNumber, "Polling");
+            }
+
+            for (int i = 0; i < _count; i++)
+            {
+                _returned[i] = ReturnedEventsOf(i);
             }
 
             return ready;
@@ -209,6 +288,8 @@ public sealed unsafe class Poller : IDisposable
     public int Poll(TimeSpan timeout) => Poll(OptionValues.ToMilliseconds(timeout, nameof(timeout)));
 
     /// <summary>Whether the entry at <paramref name="index"/> was readable at the last <see cref="Poll(int)"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">No entry has that index.</exception>
+    /// <exception cref="ObjectDisposedException">The poller was disposed.</exception>
     public bool IsReadable(int index) => (ReturnedEvents(index) & PollEvents.In) != 0;
 
     /// <summary>Whether the entry at <paramref name="index"/> was writable at the last <see cref="Poll(int)"/>.</summary>
@@ -217,17 +298,64 @@ public sealed unsafe class Poller : IDisposable
     /// <summary>Whether the file descriptor at <paramref name="index"/> reported an error at the last <see cref="Poll(int)"/>.</summary>
     public bool HasError(int index) => (ReturnedEvents(index) & PollEvents.Error) != 0;
 
-    /// <summary>Removes every entry and frees the poller's memory. Calling it again does nothing.</summary>
+    /// <summary>
+    /// Removes every entry and frees the poller's memory; from any thread. During another thread's call (a Poll), that
+    /// call does it as it returns. Calling it again does nothing.
+    /// </summary>
     public void Dispose()
     {
-        Release();
+        Interlocked.Exchange(ref _disposeRequested, 1);
+        if (Interlocked.CompareExchange(ref _owner, Closed, Idle) == Idle)
+        {
+            Release();
+        }
+
         GC.SuppressFinalize(this);
+    }
+
+    /// <summary>Takes this poller for the calling thread's call (see <c>_owner</c>).</summary>
+    /// <exception cref="ObjectDisposedException">The poller was disposed.</exception>
+    /// <exception cref="InvalidOperationException">Another thread is inside a call on it.</exception>
+    private void Enter()
+    {
+        int thread = CallingThread.Id;
+        int owner = Interlocked.CompareExchange(ref _owner, thread, Idle);
+        if (owner == Idle && Volatile.Read(ref _disposeRequested) == 0)
+        {
+            return;
+        }
+
+        if (owner == Idle)
+        {
+            Exit(); // disposed meanwhile: frees the poller if Dispose left that to this claim
+        }
+
+        if (owner == Idle || owner == Closed)
+        {
+            ThrowHelper.ThrowObjectDisposed(this);
+        }
+
+        throw new InvalidOperationException(
+            $"This Poller is in use by thread {owner} while thread {thread} called it: a poller is used from one thread " +
+            "at a time (Dispose excepted). Add, Update and Remove entries on the polling thread between polls, or hand " +
+            "the poller over through a lock or a queue.");
+    }
+
+    /// <summary>Ends the calling thread's call; frees the poller if a Dispose came meanwhile.</summary>
+    private void Exit()
+    {
+        Debug.Assert(Volatile.Read(ref _owner) == CallingThread.Id, "only the thread inside a call ends it");
+        Interlocked.Exchange(ref _owner, Idle);
+        if (Volatile.Read(ref _disposeRequested) != 0 && Interlocked.CompareExchange(ref _owner, Closed, Idle) == Idle)
+        {
+            Release();
+        }
     }
 
     private PollEvents ReturnedEvents(int index)
     {
         ExpectEntry(index);
-        return (PollEvents)ReturnedEventsOf(index);
+        return (PollEvents)_returned[index];
     }
 
     private int NextFreeIndex()
@@ -249,6 +377,7 @@ public sealed unsafe class Poller : IDisposable
             Array.Resize(ref _sockets, capacity);
             Array.Resize(ref _inUse, capacity);
             Array.Resize(ref _claimed, capacity);
+            Array.Resize(ref _returned, capacity);
             _capacity = capacity;
         }
 
@@ -271,6 +400,7 @@ public sealed unsafe class Poller : IDisposable
         _sockets[index] = null;
         _inUse[index] = false;
         _used--;
+        _returned[index] = 0;
         WriteItem(index, 0, fd: -1, PollEvents.None);
         socket?.Gate.ReleaseHold();
     }
@@ -286,7 +416,7 @@ public sealed unsafe class Poller : IDisposable
 
     private void ThrowIfDisposed()
     {
-        if (_items is null)
+        if (Volatile.Read(ref _disposeRequested) != 0)
         {
             ThrowHelper.ThrowObjectDisposed(this);
         }
