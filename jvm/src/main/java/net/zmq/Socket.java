@@ -1083,6 +1083,15 @@ public final class Socket implements AutoCloseable {
      * @param events a mask of {@link SocketEvent} bits; 0 stops monitoring (endpoint null)
      */
     public void monitor(String endpoint, int events) {
+        monitor(endpoint, events, null);
+    }
+
+    /**
+     * {@link #monitor(String, int)} for a {@link SocketMonitor} whose event socket is into (null: none). Recorded inside
+     * the same claim as libzmq's call: a close from another thread during it is made as the call ends, and must find
+     * the monitoring to stop (else the monitor's close would wait for that stop for good).
+     */
+    void monitor(String endpoint, int events, Socket into) {
         SocketCore c = core;
         c.begin();
         try (Arena arena = Arena.ofConfined()) {
@@ -1091,8 +1100,7 @@ public final class Socket implements AutoCloseable {
             if (LibZmq.socketMonitor(state, c.handle, text, events) != 0) {
                 throw error(LibZmq.errno(state), endpoint == null ? "Stopping the monitoring" : "Monitoring on " + endpoint);
             }
-            c.monitoredInto(null); // stopped, or replaced by this one: a SocketMonitor's is set by it after this
-
+            c.monitoredInto(into); // stopped, or replaced by this one
         } finally {
             c.end();
         }

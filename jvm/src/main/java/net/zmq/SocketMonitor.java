@@ -37,8 +37,7 @@ public final class SocketMonitor implements AutoCloseable {
             // event; the monitored socket holds it until the monitoring stops (see SocketCore.monitorEvents).
             events.setOption(SocketOption.RCVHWM, 0);
             events.connect(endpoint);
-            socket.monitor(endpoint, eventMask);
-            socket.core.monitoredInto(events);
+            socket.monitor(endpoint, eventMask, events);
         } catch (RuntimeException e) {
             events.close();
             throw e;

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import net.zmq.support.Zmq;
 import org.junit.jupiter.api.AfterEach;
@@ -111,6 +112,38 @@ class MonitorProxyTests {
             server.close(); // the wrong order: libzmq reports the listener's and the connection's end after this
             monitor.close();
             assertThrows(IllegalStateException.class, () -> monitor.receive(Duration.ZERO));
+        }
+        assertCarriesMessagesOverTcp();
+    }
+
+    /**
+     * A close from another thread while a SocketMonitor starts (inside libzmq's zmq_socket_monitor, under the socket's
+     * claim) is made as that call ends, and stops the monitoring it just began: the monitor's close then returns.
+     * Before, the monitor recorded its event socket after the claim, so the close stopped nothing and the monitor's
+     * close waited for that stop for good. The close meets the call in some of the rounds, not all.
+     */
+    @Test
+    void aSocketClosedWhileItsMonitorStartsLetsTheMonitorClose() throws Exception {
+        for (int round = 0; round < 100; round++) {
+            Socket socket = Zmq.socket(context, SocketType.DEALER);
+            AtomicBoolean started = new AtomicBoolean();
+            Thread closer = Thread.ofPlatform().start(() -> {
+                while (!socket.core.inCall() && !started.get()) {
+                    Thread.onSpinWait();
+                }
+                socket.close();
+            });
+            SocketMonitor monitor;
+            try {
+                monitor = new SocketMonitor(socket, SocketEvent.ALL);
+            } catch (IllegalStateException closedFirst) {
+                closer.join();
+                continue;
+            } finally {
+                started.set(true);
+            }
+            closer.join();
+            assertTimeoutPreemptively(Zmq.WAIT, monitor::close, "round " + round + ": the monitor's close never returned");
         }
         assertCarriesMessagesOverTcp();
     }
