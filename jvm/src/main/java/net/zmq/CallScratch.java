@@ -13,12 +13,19 @@ import net.zmq.internal.Native;
  * gone.
  */
 final class CallScratch {
-    private static final ThreadLocal<CallScratch> OF_THREAD = ThreadLocal.withInitial(CallScratch::new);
+    /**
+     * The calling thread's scratch memory: its own, or while a zero-copy free callback runs on it (inside one of its
+     * libzmq calls, which may be using that memory), the one for calls made in the callback ({@link #enterCallback}).
+     */
+    private static final ThreadLocal<CallScratch> CURRENT = new ThreadLocal<>();
 
     final MemorySegment message;
     final MemorySegment sendMessage;
     final MemorySegment options;
     final MemorySegment callState;
+
+    /** The memory for calls made inside a free callback that runs during a call using this one; made when first needed. */
+    private CallScratch nested;
 
     private CallScratch() {
         long optionsAt = 2 * LibZmq.MSG_SIZE;
@@ -32,11 +39,40 @@ final class CallScratch {
     }
 
     static CallScratch ofThread() {
-        return OF_THREAD.get();
+        CallScratch scratch = CURRENT.get();
+        if (scratch == null) {
+            scratch = new CallScratch();
+            CURRENT.set(scratch);
+        }
+        return scratch;
     }
 
     /** Where the calling thread's call outside a socket captures errno (see {@link LibZmq#errno}). */
     static MemorySegment threadCallState() {
-        return OF_THREAD.get().callState;
+        return ofThread().callState;
+    }
+
+    /**
+     * Before a zero-copy free callback runs on this thread: the thread may be inside a libzmq call that uses its scratch
+     * memory (a thread-safe socket's receive releases its frame from it, which runs the callback), so the calls the
+     * callback makes get memory of their own until {@link #exitCallback}. Returns what to restore then: null when this
+     * thread has no scratch memory (a libzmq thread's, or one that made no such call), which nothing can be using.
+     */
+    static CallScratch enterCallback() {
+        CallScratch outer = CURRENT.get();
+        if (outer != null) {
+            if (outer.nested == null) {
+                outer.nested = new CallScratch();
+            }
+            CURRENT.set(outer.nested);
+        }
+        return outer;
+    }
+
+    /** After the free callback: the thread's calls use outer's memory again. */
+    static void exitCallback(CallScratch outer) {
+        if (outer != null) {
+            CURRENT.set(outer);
+        }
     }
 }

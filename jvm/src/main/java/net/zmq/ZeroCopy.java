@@ -80,6 +80,7 @@ final class ZeroCopy {
         Message.FreeCallback callback = slot.callback;
         MemorySegment original = slot.data;
         take(slot.index);
+        CallScratch outer = CallScratch.enterCallback();
         try {
             callback.free(original);
         } catch (Throwable t) {
@@ -88,6 +89,8 @@ final class ZeroCopy {
                 Thread.currentThread().getUncaughtExceptionHandler().uncaughtException(Thread.currentThread(), t);
             } catch (Throwable ignored) { // nor can the handler's own
             }
+        } finally {
+            CallScratch.exitCallback(outer);
         }
     }
 

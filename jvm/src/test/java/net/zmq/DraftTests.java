@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
+import net.zmq.support.ChildJvm;
 import net.zmq.support.Zmq;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,18 @@ class DraftTests {
     void bundledLibzmqHasDraftsAndCurve() {
         assertTrue(Context.has("draft"));
         assertTrue(Context.has("curve"));
+    }
+
+    /**
+     * A free callback that runs inside a thread-safe socket's receive (which releases a zero-copy frame as it ends) and
+     * receives on a thread-safe socket itself: the two calls use separate native memory of the thread. In a child JVM,
+     * as memory shared by the two would take the process down.
+     */
+    @Test
+    void aFreeCallbackReceivingInsideAThreadSafeReceiveGetsMemoryOfItsOwn() throws Exception {
+        ChildJvm.Outcome outcome = ChildJvm.run(FreeCallbackCallsProbe.class);
+        assertEquals(0, outcome.exit(), outcome.out());
+        assertTrue(outcome.out().contains("a free callback's calls kept apart"), outcome.out());
     }
 
     @Test

@@ -2,6 +2,7 @@ package net.zmq.support;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,8 +28,11 @@ public final class ChildJvm {
     /** As {@link #run(Class, String...)}, with these environment variables added to this process's. */
     public static Outcome run(Class<?> main, Map<String, String> environment, String... jvmOptions)
             throws IOException, InterruptedException {
+        // A child that crashes writes its hs_err file to the temporary directory, not to the working tree.
+        String errorFile = Path.of(System.getProperty("java.io.tmpdir"), "net-zmq-child-hs_err_pid%p.log").toString();
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-ea",
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("net.zmq.test.classpath", System.getProperty("java.class.path"))));
+                "-XX:ErrorFile=" + errorFile, "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("net.zmq.test.classpath", System.getProperty("java.class.path"))));
         command.addAll(List.of(jvmOptions));
         command.add(main.getName());
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
