@@ -11,7 +11,7 @@ public sealed partial class Socket : INativeOptions
     /// <exception cref="ArgumentException"><see cref="SocketOption.UseFd"/> given a descriptor that is not a listening socket (checked on Linux).</exception>
     /// <exception cref="ZmqException">libzmq refused the value (EINVAL: out of range or not valid for this socket type).</exception>
     /// <exception cref="NotSupportedException">A draft-only option (see <see cref="SocketOption"/>) and the loaded libzmq has no draft API; the same holds for every SetOption and GetOption overload.</exception>
-    /// <exception cref="InvalidOperationException">A security option (PLAIN, CURVE, ZAP, GSSAPI) once the socket has been bound or connected: libzmq would apply it only to later endpoints. The same holds for every SetOption overload.</exception>
+    /// <exception cref="InvalidOperationException">A security option (PLAIN, CURVE, ZAP, GSSAPI) once the socket has been bound or connected: libzmq would apply it only to later endpoints. Or one on a socket without ZeroMQ's handshake (a Stream, a Router set to RouterRaw), or RouterRaw on a socket with one: libzmq would run no security there at all. The same holds for every SetOption overload.</exception>
     /// <exception cref="ArgumentOutOfRangeException">A negative time for a millisecond option libzmq has no infinite for (all but Linger, ReceiveTimeout, SendTimeout, ReconnectInterval and VmciConnectTimeout).</exception>
     public void SetOption(SocketOption option, int value) => SocketOptionCodec.SetInt32(this, option, value);
 
@@ -84,10 +84,22 @@ public sealed partial class Socket : INativeOptions
                 "or use a new socket.");
         }
 
+        bool raw = option == SocketOption.RouterRaw && *(int*)value != 0;
+        if ((IsSecurityOption(option) && (Type == SocketType.Stream || _routerRaw)) || (raw && HasSecurity()))
+        {
+            throw new InvalidOperationException(
+                $"{option} on a {(Type == SocketType.Stream ? "Stream" : "raw Router")} socket with security options would " +
+                "admit every peer: its connections carry raw bytes without ZeroMQ's handshake, so libzmq runs no security " +
+                "mechanism and asks no ZAP handler on them. Secure that traffic another way (TLS in front of it), or use a " +
+                "ZeroMQ socket type.");
+        }
+
         if (LibZmq.SetSockOpt(call.Native, (int)option, value, (nuint)size) != 0)
         {
             SocketOptionCodec.ThrowFailed(option, LibZmq.Errno(), $"Setting {option} on a {Type} socket", Type);
         }
+
+        _routerRaw |= raw; // libzmq keeps a Router raw once set, whatever is set after
 
         if (option == SocketOption.Conflate)
         {
@@ -98,6 +110,10 @@ public sealed partial class Socket : INativeOptions
             _pendingConnectId = new ReadOnlySpan<byte>(value, size).ToArray(); // checked by the next Connect
         }
     }
+
+    /// <summary>Whether a security mechanism or a ZAP domain is set (under the caller's call).</summary>
+    private bool HasSecurity() =>
+        ReadInt32(SocketOption.Mechanism) != (int)SecurityMechanism.Null || GetOption<string>(SocketOption.ZapDomain).Length != 0;
 
     /// <summary>The options that choose or configure the security mechanism, which libzmq copies into each endpoint as it is made.</summary>
     private static bool IsSecurityOption(SocketOption option) => option is SocketOption.PlainServer or SocketOption.PlainUsername

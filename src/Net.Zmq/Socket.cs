@@ -33,6 +33,9 @@ public sealed partial class Socket : IDisposable, IAsyncDisposable
     // INativeOptions.Set), as libzmq applies them only to endpoints made after them.
     private volatile bool _boundOrConnected;
 
+    // A Router set to raw mode (RouterRaw): like a Stream, it runs no security handshake, so security options are refused.
+    private bool _routerRaw;
+
     // On a Router or Stream, under the claim: the ConnectRoutingId set for the next Connect that takes it (null when
     // none), and every routing id this socket's connects gave, in hex. libzmq aborts the process when a connect would give
     // a second pipe the same routing id: Connect checks first, with these where libzmq cannot say (a Stream, or no draft

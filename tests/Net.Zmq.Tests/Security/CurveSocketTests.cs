@@ -47,6 +47,32 @@ public sealed class CurveSocketTests : ContextPerTest
         client.SetOption(SocketOption.SendHighWatermark, 5); // other options are still taken
     }
 
+    /// <summary>
+    /// A Stream socket, and a Router in raw mode, carry raw bytes without ZeroMQ's handshake: libzmq runs no security
+    /// mechanism and asks no ZAP handler on them, so a CURVE server or a ZAP domain there would admit every peer. Such
+    /// options are refused (either order for the Router), and nothing is set.
+    /// </summary>
+    [Fact]
+    public void Security_options_on_sockets_without_a_handshake_are_refused()
+    {
+        using var stream = Sockets.New(Context, SocketType.Stream);
+        var refused = Assert.Throws<InvalidOperationException>(() => stream.MakeCurveServer(_serverKeys));
+        Assert.Contains("on a Stream socket with security options would admit every peer", refused.Message);
+        Assert.Throws<InvalidOperationException>(() => stream.MakePlainServer());
+        Assert.Throws<InvalidOperationException>(() => stream.SetOption(SocketOption.ZapDomain, "global"));
+        Assert.Equal((int)SecurityMechanism.Null, stream.GetOption<int>(SocketOption.Mechanism));
+
+        using var rawLater = Sockets.New(Context, SocketType.Router);
+        rawLater.MakeCurveServer(_serverKeys);
+        Assert.Throws<InvalidOperationException>(() => rawLater.SetOption(SocketOption.RouterRaw, true));
+
+        using var rawFirst = Sockets.New(Context, SocketType.Router);
+        rawFirst.SetOption(SocketOption.RouterRaw, true);
+        Assert.Throws<InvalidOperationException>(() => rawFirst.MakeCurveServer(_serverKeys));
+        Assert.Throws<InvalidOperationException>(() => rawFirst.SetOption(SocketOption.ZapDomain, "global"));
+        Assert.Equal((int)SecurityMechanism.Null, rawFirst.GetOption<int>(SocketOption.Mechanism));
+    }
+
     /// <summary>libzmq decodes Z85 key text only up to a NUL, keeping the rest of the previous key: the text is decoded here instead.</summary>
     [Fact]
     public void A_curve_key_text_with_a_nul_is_refused_and_changes_nothing()
