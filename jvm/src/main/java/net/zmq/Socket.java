@@ -889,7 +889,7 @@ public final class Socket implements AutoCloseable {
      *
      * @throws UnsupportedOperationException the option is read-only
      * @throws IllegalArgumentException      the value is out of range
-     * @throws IllegalStateException         a security option after a bind or connect
+     * @throws IllegalStateException         a security option after a bind or connect, or on a STREAM socket (no handshake)
      * @throws ZmqException                  libzmq refused the value (EINVAL: wrong for this socket type or size)
      */
     public <T> void setOption(SocketOption<T> option, T value) {
@@ -904,6 +904,11 @@ public final class Socket implements AutoCloseable {
                 throw new IllegalStateException(option.name + " set after this " + c.type + " socket was bound or "
                         + "connected would not apply to those endpoints (libzmq sets up their security as they are made), "
                         + "leaving them open: set security options before bind and connect, or use a new socket");
+            }
+            if (option.security && c.type == SocketType.STREAM) {
+                throw new IllegalStateException(option.name + " on a STREAM socket would admit every peer: its connections "
+                        + "carry raw bytes without ZeroMQ's handshake, so libzmq runs no security mechanism and asks no ZAP "
+                        + "handler on them. Secure that traffic another way (TLS in front of it), or use a ZeroMQ socket type");
             }
             MemorySegment buffer = c.options().asSlice(8);
             long size;

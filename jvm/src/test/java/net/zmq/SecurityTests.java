@@ -63,6 +63,22 @@ class SecurityTests {
         }
     }
 
+    /**
+     * A STREAM socket carries raw bytes without ZeroMQ's handshake: libzmq runs no security mechanism and asks no ZAP
+     * handler on it, so a CURVE server or a ZAP domain there would admit every peer. Refused, and nothing is set.
+     */
+    @Test
+    void securityOptionsOnAStreamSocketAreRefused() {
+        try (Socket stream = Zmq.socket(context, SocketType.STREAM)) {
+            IllegalStateException refused = assertThrows(IllegalStateException.class,
+                    () -> Curve.makeServer(stream, Curve.generateKeyPair()));
+            assertTrue(refused.getMessage().contains("on a STREAM socket would admit every peer"), refused.getMessage());
+            assertThrows(IllegalStateException.class, () -> stream.setOption(SocketOption.PLAIN_SERVER, true));
+            assertThrows(IllegalStateException.class, () -> stream.setOption(SocketOption.ZAP_DOMAIN, "global"));
+            assertEquals(0, stream.getOption(SocketOption.MECHANISM)); // NULL: nothing was set
+        }
+    }
+
     @Test
     void certificatesRoundTripThroughFiles() throws Exception {
         Path dir = Files.createTempDirectory("certs");
