@@ -124,6 +124,9 @@ public sealed unsafe partial class EventLoop : IDisposable
     /// </summary>
     internal bool IsClosed => _disposed && !IsOnLoopThread;
 
+    /// <summary>Whether a Stop (or a Dispose) asked the running loop to end: a queue's drain stops handling items then.</summary>
+    internal bool IsStopRequested => _stopRequested;
+
     /// <summary>The lock that guards the registrations and the timers.</summary>
     internal object Gate { get; } = new();
 
@@ -525,6 +528,10 @@ public sealed unsafe partial class EventLoop : IDisposable
         SynchronizationContext? previous = SynchronizationContext.Current;
         SynchronizationContext.SetSynchronizationContext(_synchronizationContext);
         ExceptionDispatchInfo? failure = null;
+
+        // A run first looks at the posted work and the queues: a run that ended early (a handler threw, a Stop) may
+        // have left some there after their wake was consumed.
+        _moreWork = true;
         try
         {
             Loop();

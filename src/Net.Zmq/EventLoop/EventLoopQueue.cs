@@ -141,7 +141,7 @@ public sealed class EventLoopQueue<T> : IEventLoopQueue, IDisposable
     {
         if (_items is not null)
         {
-            while (budget-- > 0 && !_disposed && _items.TryDequeue(out T? item))
+            while (budget-- > 0 && !_disposed && !_loop.IsStopRequested && _items.TryDequeue(out T? item))
             {
                 _handler(item);
             }
@@ -150,7 +150,7 @@ public sealed class EventLoopQueue<T> : IEventLoopQueue, IDisposable
         }
 
         ChannelReader<T> reader = _bounded!.Reader;
-        while (budget-- > 0 && !_disposed && reader.TryRead(out T? item))
+        while (budget-- > 0 && !_disposed && !_loop.IsStopRequested && reader.TryRead(out T? item))
         {
             _handler(item);
         }

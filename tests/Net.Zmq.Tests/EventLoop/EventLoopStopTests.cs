@@ -27,6 +27,67 @@ public sealed class EventLoopStopTests : LoopPerTest
         Assert.Equal(1, after);
     }
 
+    /// <summary>Stop in a queue's handler ends the loop there: the items behind it wait for the next run.</summary>
+    [Fact]
+    public async Task Stop_inside_a_queue_handler_leaves_the_rest_of_the_queue_to_the_next_run()
+    {
+        var seen = new List<int>();
+        EventLoopQueue<int> queue = Loop.AddQueue<int>(i =>
+        {
+            seen.Add(i);
+            if (i != 2)
+            {
+                Loop.Stop();
+            }
+        });
+        queue.Enqueue(1);
+        queue.Enqueue(2);
+        queue.Enqueue(3);
+
+        await Waits.Run(Loop.Run).WaitAsync(Timeouts.Wait);
+        Assert.Equal([1], seen);
+
+        await Waits.Run(Loop.Run).WaitAsync(Timeouts.Wait); // 2, then 3 stops it
+        Assert.Equal([1, 2, 3], seen);
+    }
+
+    /// <summary>
+    /// A handler that throws ends the run with its exception; the work posted or queued behind it, whose wake that run
+    /// consumed, runs when the loop runs again.
+    /// </summary>
+    [Fact]
+    public async Task Work_left_behind_by_a_handler_that_threw_runs_when_the_loop_runs_again()
+    {
+        var posted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        Loop.Post(() => throw new InvalidOperationException("posted"));
+        Loop.Post(posted.SetResult);
+        Assert.Equal("posted", Assert.Throws<InvalidOperationException>(Loop.Run).Message);
+
+        Task run = Loop.RunAsync();
+        Assert.True(await Waits.FinishesAsync(posted.Task), "the posted work left behind never ran");
+        Loop.Stop();
+        await LoopRuns.EndsAsync(run);
+
+        var queued = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        EventLoopQueue<int> queue = Loop.AddQueue<int>(i =>
+        {
+            if (i == 1)
+            {
+                throw new InvalidOperationException("queued");
+            }
+
+            queued.SetResult();
+        });
+        queue.Enqueue(1);
+        queue.Enqueue(2);
+        Assert.Equal("queued", (await Assert.ThrowsAsync<InvalidOperationException>(() => Loop.RunAsync().WaitAsync(Timeouts.Wait))).Message);
+
+        run = Loop.RunAsync();
+        Assert.True(await Waits.FinishesAsync(queued.Task), "the queued item left behind was never handled");
+        Loop.Stop();
+        await LoopRuns.EndsAsync(run);
+    }
+
     [Fact]
     public async Task Stop_from_another_thread_completes_RunAsync_and_is_idempotent()
     {
