@@ -59,7 +59,11 @@ public sealed class ZapAuthenticator : IDisposable
     /// <summary>The policy for ZAP domains that have none of their own (including the empty domain).</summary>
     public ZapPolicy DefaultPolicy { get; } = new();
 
-    /// <summary>The policy for <paramref name="domain"/> (the server socket's <see cref="SocketOption.ZapDomain"/>), created on first use.</summary>
+    /// <summary>
+    /// The policy for <paramref name="domain"/> (the server socket's <see cref="SocketOption.ZapDomain"/>, compared
+    /// exactly), created on first use. It takes the place of <see cref="DefaultPolicy"/> for that domain, address lists
+    /// included: give it its own.
+    /// </summary>
     /// <exception cref="ArgumentException"><paramref name="domain"/> is null or empty (use <see cref="DefaultPolicy"/>).</exception>
     public ZapPolicy ForDomain(string domain)
     {
