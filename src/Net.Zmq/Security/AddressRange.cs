@@ -43,10 +43,18 @@ internal readonly struct AddressRange
         throw new ArgumentException($"'{text}' is not accepted as an address entry: {problem} ({Examples}).", paramName);
     }
 
-    /// <summary>True when <paramref name="peerAddress"/>, in any spelling libzmq uses, lies in this range.</summary>
+    /// <summary>
+    /// True when <paramref name="peerAddress"/>, in any spelling libzmq uses, lies in this range. An IPv4 peer is also
+    /// in an IPv6 range that holds its IPv4-mapped form (<c>::/0</c> and <c>::/80</c> hold every IPv4 address).
+    /// </summary>
     internal bool Contains(IPAddress peerAddress)
     {
         Span<byte> peer = stackalloc byte[16];
+        if (peerAddress.AddressFamily == AddressFamily.InterNetwork && _network.Length == 16)
+        {
+            peerAddress = peerAddress.MapToIPv6();
+        }
+
         if (!peerAddress.TryWriteBytes(peer, out int length) || length != _network.Length)
         {
             return false;
@@ -120,6 +128,13 @@ internal readonly struct AddressRange
 
         // "::ffff:10.0.0.0/104" names the same addresses as "10.0.0.0/8".
         var address = new IPAddress(bytes);
+        if (writtenAsIPv6 && addressText.Contains('.', StringComparison.Ordinal) && IsIPv4Compatible(bytes))
+        {
+            string ipv4 = new IPAddress(bytes.AsSpan(12)).ToString();
+            problem = $"'::{ipv4}' is a deprecated IPv4-compatible IPv6 address, which libzmq never reports for a peer; write '{ipv4}', which matches that IPv4 peer however libzmq spells it";
+            return false;
+        }
+
         if (address.IsIPv4MappedToIPv6)
         {
             if (prefixLength < 96)
@@ -144,6 +159,9 @@ internal readonly struct AddressRange
         range = new AddressRange(network, prefixLength);
         return true;
     }
+
+    /// <summary>Whether an IPv6 address is ::a.b.c.d: its first 96 bits zero (RFC 4291's deprecated IPv4-compatible form).</summary>
+    private static bool IsIPv4Compatible(byte[] bytes) => bytes.Length == 16 && bytes.AsSpan(0, 12).IndexOfAnyExcept((byte)0) < 0;
 
     private static bool TryParsePrefix(string text, int maximum, out int prefixLength, [NotNullWhen(false)] out string? problem)
     {

@@ -33,6 +33,7 @@ public sealed class AddressEntryTests : AuthenticatorPerTest
     [InlineData("2001:db8:1:2:3:4:5:6:7", "2001:db8::1", "RFC 4291")]
     [InlineData("2001:db8::12345", "2001:db8::1", "RFC 4291")]
     [InlineData("2001:db8::1::2", "2001:db8::1:0:0:2", "only once")]
+    [InlineData("::127.0.0.1", "127.0.0.1", "write '127.0.0.1'")]
     public void A_confusable_entry_is_refused_naming_what_was_probably_meant_and_adds_nothing(string entry, string peer, string meant)
     {
         ArgumentException denied = Assert.Throws<ArgumentException>(() => Authenticator.DefaultPolicy.DenyAddress(entry));
@@ -53,6 +54,8 @@ public sealed class AddressEntryTests : AuthenticatorPerTest
     [InlineData("2001:0db8::0/32", "2001:db8::1", "2001:db9::1")]
     [InlineData("::ffff:10.0.0.0/104", "10.9.9.9", "11.0.0.1")]
     [InlineData("0.0.0.0/0", "203.0.113.9", "2001:db8::1")]
+    [InlineData("::/80", "::ffff:10.0.0.1", "2001:db8::1")] // an IPv4 peer of an Ipv6 socket: ::ffff:0:0/96 is inside
+    [InlineData("::/0", "10.0.0.1", "")] // every IP address is inside: outside, a peer without one (ipc)
     public void The_canonical_entry_denies_the_peers_it_names_and_no_others(string entry, string inside, string outside)
     {
         Authenticator.DefaultPolicy.DenyAddress(entry);
