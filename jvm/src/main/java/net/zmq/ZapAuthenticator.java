@@ -1,5 +1,6 @@
 package net.zmq;
 
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -87,6 +88,11 @@ public final class ZapAuthenticator implements AutoCloseable {
         String dotted = colon >= 0 ? address.substring(colon + 1) : address;
         boolean wellFormed = colon >= 0 && dotted.indexOf('.') < 0 || IPV4.matcher(dotted).matches();
         String canonical = wellFormed ? literal(address) : null;
+        if (canonical != null && colon >= 0 && dotted.indexOf('.') >= 0
+                && InetAddress.ofLiteral(address) instanceof Inet6Address v6 && v6.isIPv4CompatibleAddress()) {
+            throw new IllegalArgumentException("'" + address + "' is a deprecated IPv4-compatible IPv6 address, which libzmq "
+                    + "never reports for a peer: write '" + dotted + "', which matches that IPv4 peer however libzmq spells it");
+        }
         if (canonical == null) {
             throw new IllegalArgumentException("'" + address + "' is not an IP address: write IPv4 as four decimal numbers 0 to 255 "
                     + "without leading zeros (for example 192.168.1.5; a shorthand such as 127.1 names another address than it seems) "

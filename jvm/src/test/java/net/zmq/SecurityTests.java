@@ -281,6 +281,9 @@ class SecurityTests {
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> zap.allow(bad), bad);
                 assertTrue(e.getMessage().contains("not an IP address"), e.getMessage());
             }
+            // The IPv4-compatible form names no peer libzmq reports: refused with the IPv4 entry meant.
+            IllegalArgumentException compatible = assertThrows(IllegalArgumentException.class, () -> zap.deny("::127.0.0.1"));
+            assertTrue(compatible.getMessage().contains("write '127.0.0.1'"), compatible.getMessage());
         }
         try (ZapAuthenticator zap = new ZapAuthenticator(context)) {
             zap.addPlainUser("admin", "s3cret").allow("::ffff:127.0.0.1"); // the same address written as IPv6
