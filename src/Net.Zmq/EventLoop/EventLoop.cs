@@ -465,7 +465,11 @@ public sealed unsafe partial class EventLoop : IDisposable
         }
     }
 
-    /// <summary>Queues a callback for the loop thread; false (and nothing queued) once the loop is disposed.</summary>
+    /// <summary>
+    /// Queues a callback for the loop thread; false once the loop is disposed, and then nothing stays queued: a dispose
+    /// that comes meanwhile is seen after the enqueue (or drops the work itself), and <paramref name="state"/>, if it is
+    /// an <see cref="IDroppableWork"/>, hears that it was dropped.
+    /// </summary>
     internal bool TryPost(SendOrPostCallback callback, object? state)
     {
         ArgumentNullException.ThrowIfNull(callback);
@@ -475,8 +479,32 @@ public sealed unsafe partial class EventLoop : IDisposable
         }
 
         _posted.Enqueue(new PostedWork(callback, state));
+        Interlocked.MemoryBarrier(); // pairs with DropPostedWork's: either it dequeues this, or this sees the loop closed
+        if (IsClosed)
+        {
+            DropPostedWork();
+            return false;
+        }
+
         Wake();
         return true;
+    }
+
+    /// <summary>Work posted to the loop that is told when the loop is disposed before running it.</summary>
+    internal interface IDroppableWork
+    {
+        /// <summary>The loop was disposed: the work will never run.</summary>
+        void Dropped();
+    }
+
+    /// <summary>Empties the posted work of a disposed loop, telling each <see cref="IDroppableWork"/>; from any thread.</summary>
+    private void DropPostedWork()
+    {
+        Interlocked.MemoryBarrier(); // after the disposed flag was set: see TryPost
+        while (_posted.TryDequeue(out PostedWork work))
+        {
+            (work.State as IDroppableWork)?.Dropped();
+        }
     }
 
     /// <summary>Takes a queue out of the loop (its Dispose).</summary>
@@ -875,7 +903,7 @@ public sealed unsafe partial class EventLoop : IDisposable
 
         _queues.Clear();
         _queuesVersion++;
-        _posted.Clear();
+        DropPostedWork();
         Array.Clear(_polled);
         Array.Clear(_drained);
         _polledCount = _drainedCount = 0;

@@ -88,6 +88,37 @@ public sealed class EventLoopStopTests : LoopPerTest
         await LoopRuns.EndsAsync(run);
     }
 
+    /// <summary>
+    /// A Send through the loop's SynchronizationContext from another thread waits for the loop to run the callback; a
+    /// Dispose that drops it instead ends the wait with ObjectDisposedException (it waited for good before).
+    /// </summary>
+    [Fact]
+    public async Task A_Send_that_the_loop_is_disposed_before_running_throws_ObjectDisposedException()
+    {
+        var loop = new Loop();
+        SynchronizationContext? context = null;
+        loop.Post(() =>
+        {
+            context = SynchronizationContext.Current;
+            loop.Stop();
+        });
+        await Waits.Run(loop.Run).WaitAsync(Timeouts.Wait);
+        Assert.NotNull(context);
+
+        bool ran = false;
+        Exception? failure = null;
+        var sending = new Thread(() => failure = Record.Exception(() => context.Send(_ => ran = true, null))) { IsBackground = true };
+        sending.Start();
+        Assert.True(
+            SpinWait.SpinUntil(() => (sending.ThreadState & System.Threading.ThreadState.WaitSleepJoin) != 0, Timeouts.Wait),
+            "the Send never waited for the loop");
+
+        loop.Dispose();
+        Assert.True(sending.Join(Timeouts.Wait), "the Send still waits for the disposed loop");
+        Assert.IsType<ObjectDisposedException>(failure);
+        Assert.False(ran);
+    }
+
     [Fact]
     public async Task Stop_from_another_thread_completes_RunAsync_and_is_idempotent()
     {
