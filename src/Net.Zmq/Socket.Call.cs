@@ -465,6 +465,8 @@ public sealed partial class Socket
                     "sending it again would send empty frames. Create a new MultipartMessage for each send, or fill it again " +
                     "first (receive into it, or Rebuild or Copy into its frames).");
             }
+
+            message.ThrowIfNotSendable(); // neither disposed nor sent: puts what was written through Data into the frame
         }
     }
 

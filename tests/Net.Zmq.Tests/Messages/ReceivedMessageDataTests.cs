@@ -28,6 +28,43 @@ public class ReceivedMessageDataTests
         Assert.Equal(9, forwarded[^1]);
     }
 
+    /// <summary>The same for the frames of a received multipart message, forwarded whole (the usual envelope edit).</summary>
+    [Theory]
+    [InlineData(10)]
+    [InlineData(5000)]
+    public async Task Bytes_written_through_Data_of_a_received_multipart_message_are_sent_when_it_is_forwarded(int size)
+    {
+        using var first = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var second = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        using var third = SocketPair.Open(SocketType.Pull, SocketType.Push, inproc: true);
+        for (int i = 0; i < 3; i++)
+        {
+            first.Connector.Send(new byte[size], SendFlags.SendMore);
+            first.Connector.Send(new byte[size]);
+        }
+
+        using MultipartMessage blocking = first.Binder.RecvMultipart();
+        using MultipartMessage timed = first.Binder.RecvMultipart();
+        using MultipartMessage awaited = first.Binder.RecvMultipart();
+        foreach (MultipartMessage message in new[] { blocking, timed, awaited })
+        {
+            message[1].Data[0] = 42;
+            message[1].Data[^1] = 9;
+        }
+
+        second.Connector.SendMultipart(blocking);
+        Assert.True(second.Connector.TrySendMultipart(timed, Timeouts.Wait));
+        await third.Connector.SendMultipartAsync(awaited).AsTask().WaitAsync(Timeouts.Wait);
+
+        foreach (Socket pull in new[] { second.Binder, second.Binder, third.Binder })
+        {
+            using MultipartMessage forwarded = pull.RecvMultipart();
+            Assert.Equal(2, forwarded.Count);
+            Assert.Equal(42, forwarded[1].Data[0]);
+            Assert.Equal(9, forwarded[1].Data[^1]);
+        }
+    }
+
     [Fact]
     public void A_copy_and_a_move_of_a_received_message_carry_what_was_written_through_Data()
     {
