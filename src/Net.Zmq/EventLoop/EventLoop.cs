@@ -466,9 +466,10 @@ public sealed unsafe partial class EventLoop : IDisposable
     }
 
     /// <summary>
-    /// Queues a callback for the loop thread; false once the loop is disposed, and then nothing stays queued: a dispose
-    /// that comes meanwhile is seen after the enqueue (or drops the work itself), and <paramref name="state"/>, if it is
-    /// an <see cref="IDroppableWork"/>, hears that it was dropped.
+    /// Queues a callback for the loop thread; false, with nothing queued, once the loop is disposed. Work queued as a
+    /// Dispose comes is either run by the loop or dropped, never left queued: the Dispose drops it, or this sees the
+    /// loop closed after the enqueue and drops it itself; <paramref name="state"/>, if it is an
+    /// <see cref="IDroppableWork"/>, hears that it was dropped.
     /// </summary>
     internal bool TryPost(SendOrPostCallback callback, object? state)
     {
@@ -482,11 +483,13 @@ public sealed unsafe partial class EventLoop : IDisposable
         Interlocked.MemoryBarrier(); // pairs with DropPostedWork's: either it dequeues this, or this sees the loop closed
         if (IsClosed)
         {
-            DropPostedWork();
-            return false;
+            DropPostedWork(); // (the loop thread may have taken this one already, and runs it)
+        }
+        else
+        {
+            Wake();
         }
 
-        Wake();
         return true;
     }
 

@@ -23,7 +23,7 @@ internal sealed class EventLoopSynchronizationContext(EventLoop loop) : Synchron
         }
 
         using var request = new SendRequest(d, state);
-        loop.Post(SendRequest.Run, request);
+        loop.Post(SendRequest.Run, request); // queued: the loop runs it or drops it, and either ends the wait
         request.Wait(loop);
     }
 
