@@ -79,13 +79,14 @@ public sealed unsafe class Poller : IDisposable
     /// </para>
     /// <para>
     /// While the poller holds a socket, the socket's asynchronous methods throw <see cref="InvalidOperationException"/>.
-    /// Once the entry is removed (<see cref="Remove"/>) or the poller disposed, the socket may be used asynchronously,
+    /// Once the entry is removed (<see cref="Remove"/>) or the poller disposed (and the Poll under way, if any, has
+    /// returned), the socket may be used asynchronously,
     /// and from then on it cannot be added to a poller again.
     /// </para>
     /// </remarks>
     /// <exception cref="ArgumentNullException"><paramref name="socket"/> is null.</exception>
     /// <exception cref="ObjectDisposedException">The socket or the poller was disposed.</exception>
-    /// <exception cref="InvalidOperationException">The socket has been used with the asynchronous methods.</exception>
+    /// <exception cref="InvalidOperationException">The socket has been used with the asynchronous methods, or another thread is inside a call on this poller.</exception>
     public int Add(Socket socket, PollEvents events)
     {
         ArgumentNullException.ThrowIfNull(socket);
@@ -106,6 +107,7 @@ public sealed unsafe class Poller : IDisposable
 
     /// <summary>Registers an OS file descriptor (a SOCKET handle on Windows) for <paramref name="events"/>; returns its index.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="fileDescriptor"/> is negative.</exception>
+    /// <exception cref="InvalidOperationException">Another thread is inside a call on this poller.</exception>
     public int Add(nint fileDescriptor, PollEvents events)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(fileDescriptor);
@@ -132,6 +134,7 @@ public sealed unsafe class Poller : IDisposable
 
     /// <summary>Changes the events watched for the entry at <paramref name="index"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">No entry has that index.</exception>
+    /// <exception cref="InvalidOperationException">Another thread is inside a call on this poller.</exception>
     public void Update(int index, PollEvents events)
     {
         Enter();
@@ -148,6 +151,7 @@ public sealed unsafe class Poller : IDisposable
 
     /// <summary>Removes the entry at <paramref name="index"/>; the index may be reused by a later <c>Add</c>.</summary>
     /// <exception cref="ArgumentOutOfRangeException">No entry has that index.</exception>
+    /// <exception cref="InvalidOperationException">Another thread is inside a call on this poller.</exception>
     public void Remove(int index)
     {
         Enter();
@@ -167,6 +171,7 @@ public sealed unsafe class Poller : IDisposable
     /// poller's memory for the entries added next. Indexes start again from 0.
     /// </summary>
     /// <exception cref="ObjectDisposedException">The poller was disposed.</exception>
+    /// <exception cref="InvalidOperationException">Another thread is inside a call on this poller.</exception>
     public void Clear()
     {
         Enter();
@@ -330,9 +335,9 @@ public sealed unsafe class Poller : IDisposable
             Exit(); // disposed meanwhile: frees the poller if Dispose left that to this claim
         }
 
-        if (owner == Idle || owner == Closed)
+        if (owner == Idle || owner == Closed || Volatile.Read(ref _disposeRequested) != 0)
         {
-            ThrowHelper.ThrowObjectDisposed(this);
+            ThrowHelper.ThrowObjectDisposed(this); // (disposed during another thread's Poll: that Poll frees it)
         }
 
         throw new InvalidOperationException(

@@ -64,8 +64,8 @@ namespace Net.Zmq.Internal;
 /// when it takes the claim as Closed; otherwise the call in flight, at its end; and <c>zmq_close</c> itself waits for
 /// the last lease (a Poller entry, an EventLoop entry, a Proxy run, the driver's pump, a draft socket's call), so the last
 /// lease holder may be the one that closes it. A disposed socket's word stays Closed, which no holder can take: so a
-/// holder leaves the socket out of its poll (a second holder on another thread could be polling it unclaimed too),
-/// and drops it.</para>
+/// holder does not call libzmq on it (a second holder on another thread could be doing so unclaimed too): an EventLoop
+/// leaves it out of its poll and drops it, a Poller or a Proxy throws <see cref="ObjectDisposedException"/>.</para>
 /// <para><b>Callers that skip <c>finally</c></b>: the send and receive paths of <c>Socket.Call.cs</c> end their call
 /// without one, since between <see cref="BeginCall"/> and the end they run only libzmq calls, which cannot throw, and
 /// their one failure method (<c>Socket.RetryOrEndCall</c>) ends the call before it returns false or throws. A frame path
