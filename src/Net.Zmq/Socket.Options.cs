@@ -87,11 +87,11 @@ public sealed partial class Socket : INativeOptions
         bool raw = option == SocketOption.RouterRaw && *(int*)value != 0;
         if ((IsSecurityOption(option) && (Type == SocketType.Stream || _routerRaw)) || (raw && HasSecurity()))
         {
+            string what = Type == SocketType.Stream ? "a Stream socket" : raw ? "a Router socket that has security options" : "a raw Router socket";
             throw new InvalidOperationException(
-                $"{option} on a {(Type == SocketType.Stream ? "Stream" : "raw Router")} socket with security options would " +
-                "admit every peer: its connections carry raw bytes without ZeroMQ's handshake, so libzmq runs no security " +
-                "mechanism and asks no ZAP handler on them. Secure that traffic another way (TLS in front of it), or use a " +
-                "ZeroMQ socket type.");
+                $"{option} on {what} would not secure it: the connections of a Stream or a raw Router carry raw bytes " +
+                "without ZeroMQ's handshake, so libzmq runs no security mechanism and asks no ZAP handler on them, and every " +
+                "peer would be admitted. Secure that traffic another way (TLS in front of it), or use a ZeroMQ socket type.");
         }
 
         if (LibZmq.SetSockOpt(call.Native, (int)option, value, (nuint)size) != 0)

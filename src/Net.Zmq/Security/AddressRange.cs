@@ -131,7 +131,8 @@ internal readonly struct AddressRange
         if (writtenAsIPv6 && addressText.Contains('.', StringComparison.Ordinal) && IsIPv4Compatible(bytes))
         {
             string ipv4 = new IPAddress(bytes.AsSpan(12)).ToString();
-            problem = $"'::{ipv4}' is a deprecated IPv4-compatible IPv6 address, which libzmq never reports for a peer; write '{ipv4}', which matches that IPv4 peer however libzmq spells it";
+            string meant = prefixText is null ? ipv4 : prefixLength >= 96 ? $"{ipv4}/{prefixLength - 96}" : $"{ipv4} with an IPv4 prefix";
+            problem = $"'{addressText}' is a deprecated IPv4-compatible IPv6 address, which libzmq never reports for a peer; write '{meant}', which matches those IPv4 peers however libzmq spells them";
             return false;
         }
 
@@ -160,8 +161,12 @@ internal readonly struct AddressRange
         return true;
     }
 
-    /// <summary>Whether an IPv6 address is ::a.b.c.d: its first 96 bits zero (RFC 4291's deprecated IPv4-compatible form).</summary>
-    private static bool IsIPv4Compatible(byte[] bytes) => bytes.Length == 16 && bytes.AsSpan(0, 12).IndexOfAnyExcept((byte)0) < 0;
+    /// <summary>
+    /// Whether an IPv6 address is ::a.b.c.d with a.b.c.d outside 0.0.0.0/8: its first 96 bits zero (RFC 4291's deprecated
+    /// IPv4-compatible form; ::0.0.0.1 is ::1, and ::0.0.0.0 is ::).
+    /// </summary>
+    private static bool IsIPv4Compatible(byte[] bytes) =>
+        bytes.Length == 16 && bytes.AsSpan(0, 12).IndexOfAnyExcept((byte)0) < 0 && bytes[12] != 0;
 
     private static bool TryParsePrefix(string text, int maximum, out int prefixLength, [NotNullWhen(false)] out string? problem)
     {

@@ -105,7 +105,7 @@ public class RandomApiInputTests(ITestOutputHelper output)
         /// </summary>
         private static bool IsDocumentedRefusal(Exception ex) => ex is InvalidOperationException
             && (ex.Message.Contains(" set after this ", StringComparison.Ordinal)
-                || ex.Message.Contains("with security options would admit every peer", StringComparison.Ordinal)
+                || ex.Message.Contains(" would not secure it: ", StringComparison.Ordinal)
                 || ex.Message.Contains("(ConnectRoutingId) is already a peer's", StringComparison.Ordinal));
 
         private string Step()

@@ -34,6 +34,7 @@ public sealed class AddressEntryTests : AuthenticatorPerTest
     [InlineData("2001:db8::12345", "2001:db8::1", "RFC 4291")]
     [InlineData("2001:db8::1::2", "2001:db8::1:0:0:2", "only once")]
     [InlineData("::127.0.0.1", "127.0.0.1", "write '127.0.0.1'")]
+    [InlineData("::10.0.0.0/104", "10.0.0.1", "write '10.0.0.0/8'")]
     public void A_confusable_entry_is_refused_naming_what_was_probably_meant_and_adds_nothing(string entry, string peer, string meant)
     {
         ArgumentException denied = Assert.Throws<ArgumentException>(() => Authenticator.DefaultPolicy.DenyAddress(entry));

@@ -88,8 +88,8 @@ public final class ZapAuthenticator implements AutoCloseable {
         String dotted = colon >= 0 ? address.substring(colon + 1) : address;
         boolean wellFormed = colon >= 0 && dotted.indexOf('.') < 0 || IPV4.matcher(dotted).matches();
         String canonical = wellFormed ? literal(address) : null;
-        if (canonical != null && colon >= 0 && dotted.indexOf('.') >= 0
-                && InetAddress.ofLiteral(address) instanceof Inet6Address v6 && v6.isIPv4CompatibleAddress()) {
+        if (canonical != null && colon >= 0 && dotted.indexOf('.') >= 0 && !dotted.startsWith("0.")
+                && InetAddress.ofLiteral(canonical) instanceof Inet6Address v6 && v6.isIPv4CompatibleAddress()) {
             throw new IllegalArgumentException("'" + address + "' is a deprecated IPv4-compatible IPv6 address, which libzmq "
                     + "never reports for a peer: write '" + dotted + "', which matches that IPv4 peer however libzmq spells it");
         }
