@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import net.zmq.support.Zmq;
 import org.junit.jupiter.api.AfterEach;
@@ -127,22 +128,29 @@ class MonitorProxyTests {
         for (int round = 0; round < 100; round++) {
             Socket socket = Zmq.socket(context, SocketType.DEALER);
             AtomicBoolean started = new AtomicBoolean();
+            AtomicReference<Throwable> closeFailure = new AtomicReference<>();
             Thread closer = Thread.ofPlatform().start(() -> {
                 while (!socket.core.inCall() && !started.get()) {
                     Thread.onSpinWait();
                 }
-                socket.close();
+                try {
+                    socket.close();
+                } catch (Throwable t) {
+                    closeFailure.set(t);
+                }
             });
             SocketMonitor monitor;
             try {
                 monitor = new SocketMonitor(socket, SocketEvent.ALL);
             } catch (IllegalStateException closedFirst) {
                 closer.join();
+                assertNull(closeFailure.get());
                 continue;
             } finally {
                 started.set(true);
             }
             closer.join();
+            assertNull(closeFailure.get(), () -> "round: the close threw " + closeFailure.get());
             assertTimeoutPreemptively(Zmq.WAIT, monitor::close, "round " + round + ": the monitor's close never returned");
         }
         assertCarriesMessagesOverTcp();
